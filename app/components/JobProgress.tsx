@@ -1,0 +1,77 @@
+import { useEffect, useState } from "react";
+
+export interface JobStatusJson {
+  status: "queued" | "working" | "complete" | "completed" | "failed";
+  pct_complete: number;
+  message: string | null;
+  errors: string[];
+}
+
+export const JOB_POLL_MS = 3000;
+export const JOB_CLEAR_MS = 3000;
+
+/** The label of a job status (spec 3 section 4). */
+export function jobLabel(job: JobStatusJson): string {
+  if (job.status === "queued") return "Please wait...";
+  if (job.status === "working") return job.message || "Working...";
+  if (job.status === "failed") return job.errors.length ? job.errors.join(" ") : job.message || "The job failed.";
+  return job.message || "Done.";
+}
+
+/**
+ * Progress of a background job: polls GET /api/job_status/{id} every 3 s, and clears 3 s
+ * after completion; a failure stays as an error. Server-rendered with the initial status,
+ * so without JavaScript a reload shows the latest state.
+ */
+export function JobProgress({ jobId, initial, onDone }: { jobId: string; initial?: JobStatusJson; onDone?: (job: JobStatusJson) => void }) {
+  const [job, setJob] = useState<JobStatusJson | undefined>(initial);
+  const [cleared, setCleared] = useState(false);
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout>;
+    async function poll() {
+      const res = await fetch(`/api/job_status/${jobId}`, { headers: { "X-Requested-With": "XMLHttpRequest", Accept: "application/json" } });
+      if (stopped) return;
+      if (!res.ok) {
+        setJob({ status: "failed", pct_complete: 0, message: `Could not read the job status (${res.status}).`, errors: [] });
+        return;
+      }
+      const next = (await res.json()) as JobStatusJson;
+      setJob(next);
+      if (next.status === "complete" || next.status === "completed") {
+        onDone?.(next);
+        timer = setTimeout(() => setCleared(true), JOB_CLEAR_MS);
+      } else if (next.status === "failed") {
+        onDone?.(next);
+      } else {
+        timer = setTimeout(poll, JOB_POLL_MS);
+      }
+    }
+    timer = setTimeout(poll, initial ? JOB_POLL_MS : 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+    // restart only for another job
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [jobId]);
+
+  if (cleared || !job) return null;
+  const failed = job.status === "failed";
+  return (
+    <div
+      role={failed ? "alert" : "status"}
+      data-job-status={job.status}
+      className={`rounded border px-3 py-2 text-sm ${failed ? "border-red-300 bg-red-50 text-red-900" : "border-sky-300 bg-sky-50 text-sky-900"}`}
+    >
+      <div className="flex items-center justify-between gap-3">
+        <span>{jobLabel(job)}</span>
+        {!failed && <span className="tabular-nums">{job.pct_complete}%</span>}
+      </div>
+      {!failed && (
+        <progress className="mt-1 h-1.5 w-full accent-sky-600" max={100} value={job.pct_complete} aria-label="Progress" />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { customers, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
+import type { RoleName } from "../../../db/schema/users";
+import { isAdmin, type AccessSubject } from "./roles";
+
+export const DEFAULT_SESSION_TIMEOUT_MINUTES = 720;
+
+export interface SiteSummary {
+  id: number;
+  name: string;
+  code: string;
+  som: "metric" | "imperial";
+  country: string;
+  csPhoneNumber: string | null;
+}
+
+export interface CustomerSummary {
+  id: number;
+  code: string;
+  name: string;
+  status: "LIVE" | "TEST" | "DISABLED";
+  options: CustomerOptions;
+  specialInstructions: string | null;
+  customConsignmentReferenceType: "text" | "dropdown_generic" | "dropdown_charge_site";
+  printDeclarations: boolean;
+}
+
+/**
+ * The signed-in user as every loader, action and /api route sees it. `customer` is the
+ * customer the user is working in (staff may have switched), and every tenant query is
+ * scoped by `customer.id` and, for despatchers, `siteIds`.
+ */
+export interface CurrentUser extends AccessSubject {
+  id: number;
+  email: string;
+  fullName: string;
+  firstName: string;
+  phoneNumber: string | null;
+  role: RoleName;
+  superDespatcher: boolean;
+  despatcherOnly: boolean;
+  canBook: boolean;
+  canEditRecipients: boolean;
+  canExport: boolean;
+  canReconcile: boolean;
+  canBulkupload: boolean;
+  canBulkquote: boolean;
+  passwordResetRequired: boolean;
+  authenticationToken: string | null;
+  options: UserOptions;
+  view: "DESPATCHER" | "FINANCE";
+  homeCustomerId: number;
+  customer: CustomerSummary;
+  /** sites of the working customer this user may send from */
+  sites: SiteSummary[];
+  siteIds: number[];
+  defaultSiteId: number | null;
+}
+
+export function customerStatus(c: { disabled: boolean; testAccount: boolean }): CustomerSummary["status"] {
+  if (c.disabled) return "DISABLED";
+  return c.testAccount ? "TEST" : "LIVE";
+}
+
+export function sessionTimeoutMinutes(options: CustomerOptions): number {
+  const t = options.session_timeout;
+  return typeof t === "number" && Number.isFinite(t) && t >= 1 ? t : DEFAULT_SESSION_TIMEOUT_MINUTES;
+}
+
+export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<CurrentUser | null> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user || user.disabled) return null;
+  const workingCustomerId = isAdmin(user) && user.currentCustomerId ? user.currentCustomerId : user.customerId;
+  const [customer] = await db.select().from(customers).where(eq(customers.id, workingCustomerId));
+  if (!customer) return null;
+
+  // Staff see every site of the customer they work in; despatchers only their assigned sites.
+  let siteRows;
+  if (isAdmin(user)) {
+    siteRows = await db
+      .select()
+      .from(sites)
+      .where(and(eq(sites.customerId, customer.id), eq(sites.active, true)))
+      .orderBy(asc(sites.name));
+  } else {
+    const assigned = await db.select({ siteId: userSites.siteId }).from(userSites).where(eq(userSites.userId, user.id));
+    siteRows = assigned.length
+      ? await db
+          .select()
+          .from(sites)
+          .where(
+            and(
+              eq(sites.customerId, customer.id),
+              eq(sites.active, true),
+              inArray(
+                sites.id,
+                assigned.map((a) => a.siteId),
+              ),
+            ),
+          )
+          .orderBy(asc(sites.name))
+      : [];
+  }
+
+  const options = user.options ?? {};
+  return {
+    id: user.id,
+    email: user.email,
+    fullName: user.fullName,
+    firstName: user.fullName.trim().split(/\s+/)[0] ?? user.fullName,
+    phoneNumber: user.phoneNumber,
+    role: user.role,
+    superDespatcher: user.superDespatcher,
+    despatcherOnly: user.despatcherOnly,
+    canBook: user.canBook,
+    canEditRecipients: user.canEditRecipients,
+    canExport: user.canExport,
+    canReconcile: user.canReconcile,
+    canBulkupload: user.canBulkupload,
+    canBulkquote: user.canBulkquote,
+    passwordResetRequired: user.passwordResetRequired,
+    authenticationToken: user.authenticationToken,
+    options,
+    view: options.view === "FINANCE" ? "FINANCE" : "DESPATCHER",
+    homeCustomerId: user.customerId,
+    customer: {
+      id: customer.id,
+      code: customer.code,
+      name: customer.name,
+      status: customerStatus(customer),
+      options: customer.options ?? {},
+      specialInstructions: customer.specialInstructions,
+      customConsignmentReferenceType: customer.customConsignmentReferenceType,
+      printDeclarations: customer.printDeclarations,
+    },
+    sites: siteRows.map((s) => ({
+      id: s.id,
+      name: s.name,
+      code: s.code,
+      som: s.som,
+      country: s.country,
+      csPhoneNumber: s.csPhoneNumber,
+    })),
+    siteIds: siteRows.map((s) => s.id),
+    defaultSiteId: user.defaultSiteId,
+  };
+}
+
+/** The User object of spec 1 section 3, as GET /api/users/current and sign-in answer it. */
+export function currentUserJson(u: CurrentUser) {
+  return {
+    id: u.id,
+    email: u.email,
+    full_name: u.fullName,
+    phone_number: u.phoneNumber,
+    country: u.sites.find((s) => s.id === u.defaultSiteId)?.country ?? u.sites[0]?.country ?? "AUSTRALIA",
+    sites: u.sites.map((s) => ({
+      id: s.id,
+      name: s.name,
+      code: s.code,
+      cs_phone_number: s.csPhoneNumber,
+      som: s.som,
+    })),
+    customer: {
+      id: u.customer.id,
+      name: u.customer.name,
+      code: u.customer.code,
+      status: u.customer.status,
+      special_instructions: u.customer.specialInstructions,
+      custom_consignment_reference_type: u.customer.customConsignmentReferenceType,
+      customer_options: { global_recipients: Boolean(u.customer.options.global_recipients) },
+      print_declarations: u.customer.printDeclarations,
+    },
+    roles: [{ name: u.role }],
+    is_admin: isAdmin(u),
+    is_super_admin: u.role === "devs" || u.role === "super_admin",
+    is_devs: u.role === "devs",
+    is_customer_service: u.role === "customer_service",
+    is_super_despatcher: u.superDespatcher,
+    is_despatcher_only: u.despatcherOnly,
+    user_options: u.options,
+    can_book: u.canBook,
+    can_edit_recipients: u.canEditRecipients || Boolean(u.customer.options.all_users_can_edit_recipients),
+    can_export: u.canExport,
+    can_reconcile: u.canReconcile,
+    can_bulkupload: u.canBulkupload,
+    can_bulkquote: u.canBulkquote,
+    password_reset_required: u.passwordResetRequired,
+    address_types: ["business", "residential"],
+  };
+}

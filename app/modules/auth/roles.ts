@@ -1,0 +1,128 @@
+/**
+ * Role helpers (spec 3 section 6, spec 1 section 6, spec 2 section 6) and route access
+ * (spec 1 and 3 section 2). The one place these rules live: loaders, actions, /api routes
+ * and the UI all ask here. Pure, so the browser bundle uses it too.
+ */
+import type { RoleName } from "../../../db/schema/users";
+
+export type { RoleName };
+
+/** The part of a user the rules read. */
+export interface AccessSubject {
+  role: RoleName;
+  superDespatcher?: boolean;
+  despatcherOnly?: boolean;
+  canBook?: boolean;
+  canExport?: boolean;
+  canReconcile?: boolean;
+  canBulkupload?: boolean;
+  canBulkquote?: boolean;
+  passwordResetRequired?: boolean;
+  view?: "DESPATCHER" | "FINANCE";
+}
+
+/** Super admin = devs or super_admin. */
+export const isSuperAdmin = (u: AccessSubject) => u.role === "devs" || u.role === "super_admin";
+
+/** Admin = super admin, admin or customer_service (also the "team view" of spec 2). */
+export const isAdmin = (u: AccessSubject) => isSuperAdmin(u) || u.role === "admin" || u.role === "customer_service";
+
+/** Admin-or-super-admin = the admin or super_admin role only. */
+export const isAdminOrSuperAdmin = (u: AccessSubject) => u.role === "admin" || u.role === "super_admin";
+
+/** Super despatcher or above = super_despatcher flag, admin or super admin. */
+export const isSuperDespatcherOrAbove = (u: AccessSubject) => Boolean(u.superDespatcher) || isAdmin(u);
+
+/** Customer service role check = admin or customer_service. */
+export const isCustomerServiceRole = (u: AccessSubject) => u.role === "admin" || u.role === "customer_service";
+
+export const isDevs = (u: AccessSubject) => u.role === "devs";
+
+/** Staff may switch customer and see the customer list on home. */
+export const canSwitchCustomer = isAdmin;
+
+/** Notifications are viewed by devs, super_admin and admin. */
+export const canViewNotifications = (u: AccessSubject) => u.role === "devs" || u.role === "super_admin" || u.role === "admin";
+
+/** The consignment information button: admin, super_admin and devs. */
+export const canSeeConsignmentInformation = canViewNotifications;
+
+/** Zones may be saved by admin, super_admin or devs. */
+export const canSaveZones = canViewNotifications;
+
+/** Charge account of a failed despatch: admin or super admin (devs count as super admin). */
+export const canEditFailedChargeAccount = (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u);
+
+/** Admins (incl. customer service) may always cancel despatched consignments. */
+export const canAlwaysCancel = isAdmin;
+
+/** Home page admin buttons (spec 2 "Home (admin part)"). */
+export const homeButtons = {
+  zones: isAdmin,
+  rateEditor: isAdmin,
+  notificationTypes: isSuperAdmin,
+  notices: (u: AccessSubject) => isAdmin(u) && u.role !== "customer_service",
+  manageTracking: (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u),
+  // "admin but not customer_service, or super admin": the admin role itself, not the Admin helper
+  branding: (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u),
+  myob: (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u),
+  editCustomers: isAdmin,
+  editCarriers: isAdmin,
+} satisfies Record<string, (u: AccessSubject) => boolean>;
+
+/** First path segments reserved to devs, super_admin, admin and customer_service. */
+export const RESTRICTED_SEGMENTS = [
+  "index_customers",
+  "customers",
+  "carriers",
+  "index_notification_types",
+  "notification_types",
+  "notices",
+  "zones",
+  "manage_tracking",
+  "rate_editor",
+  "carrier",
+  "branding",
+] as const;
+
+/** Paths open without a session. */
+export const PUBLIC_PATHS = ["/login", "/forgot_password", "/reset_password"] as const;
+
+export function firstSegment(pathname: string): string {
+  return pathname.split("/").filter(Boolean)[0] ?? "";
+}
+
+export function isPublicPath(pathname: string): boolean {
+  const clean = pathname.replace(/\/+$/, "") || "/";
+  return (PUBLIC_PATHS as readonly string[]).includes(clean);
+}
+
+/**
+ * May this signed-in user open this path? Decided by the user and the first path segment.
+ * A path the user may not open goes to "/".
+ */
+export function canAccessPath(u: AccessSubject, pathname: string): boolean {
+  const segment = firstSegment(pathname);
+  if ((RESTRICTED_SEGMENTS as readonly string[]).includes(segment)) return isAdmin(u);
+  if (segment === "bookings" || segment === "booking" || segment === "new_bookings") return Boolean(u.canBook);
+  return true;
+}
+
+/** Where a signed-in user lands: the forced password page, the finance home or "/". */
+export function landingPath(u: AccessSubject): string {
+  if (u.passwordResetRequired) return "/users/edit";
+  return u.view === "FINANCE" ? "/invoices_payable" : "/";
+}
+
+/**
+ * Where to go after sign-in: the remembered path when it is a safe local path the user may
+ * open, else the landing path. Open redirects ("//evil", "https://...") are refused.
+ */
+export function redirectAfterSignIn(u: AccessSubject, wanted: string | null | undefined): string {
+  const landing = landingPath(u);
+  if (u.passwordResetRequired) return landing;
+  if (!wanted || !wanted.startsWith("/") || wanted.startsWith("//") || wanted.startsWith("/\\")) return landing;
+  if (isPublicPath(wanted.split("?")[0]!)) return landing;
+  if (!canAccessPath(u, wanted.split("?")[0]!)) return landing;
+  return wanted === "/" ? landing : wanted;
+}

@@ -1,0 +1,44 @@
+import nodemailer from "nodemailer";
+import { and, desc, eq } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { mailMessages } from "../../../db/schema";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** "smtp" sends through SMTP_URL; "database" stores every message for the mailbox page. */
+  readonly transport: "smtp" | "database";
+  send(message: MailMessage): Promise<void>;
+}
+
+/** One mailer for every e-mail the product sends (password reset, returns, notifications). */
+export function createMailer(db: DbOrTx, options: { smtpUrl?: string; from: string }): Mailer {
+  if (options.smtpUrl) {
+    const transporter = nodemailer.createTransport(options.smtpUrl);
+    return {
+      transport: "smtp",
+      async send(m) {
+        await transporter.sendMail({ from: options.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      },
+    };
+  }
+  return {
+    transport: "database",
+    async send(m) {
+      await db.insert(mailMessages).values({ to: m.to.toLowerCase(), subject: m.subject, text: m.text, html: m.html });
+    },
+  };
+}
+
+export async function storedMessagesFor(db: DbOrTx, to: string, subject?: string) {
+  return db
+    .select()
+    .from(mailMessages)
+    .where(subject ? and(eq(mailMessages.to, to.toLowerCase()), eq(mailMessages.subject, subject)) : eq(mailMessages.to, to.toLowerCase()))
+    .orderBy(desc(mailMessages.createdAt), desc(mailMessages.id));
+}

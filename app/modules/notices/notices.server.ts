@@ -1,0 +1,96 @@
+import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
+import sanitizeHtml from "sanitize-html";
+import type { DbOrTx } from "../../../db/client.server";
+import { noticeReceipts, notices } from "../../../db/schema";
+import type { CurrentUser } from "../auth/current-user.server";
+import { notFound } from "../../utils/errors";
+
+export const NOTICES_PAGE_SIZE = 20;
+
+/** Rich text allowed in a notice; everything else (scripts, handlers, styles, remote images) is dropped. */
+export function sanitizeNoticeHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: ["p", "br", "strong", "b", "em", "i", "u", "s", "a", "ul", "ol", "li", "h1", "h2", "h3", "blockquote", "span"],
+    allowedAttributes: { a: ["href", "title"] },
+    allowedSchemes: ["http", "https", "mailto"],
+    transformTags: { a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer", target: "_blank" }) },
+  });
+}
+
+export interface NoticeJson {
+  id: number;
+  header: string;
+  content: string;
+  seen: boolean;
+  publish_at: string;
+}
+
+/** Receipts of published notices for this user that have reached their publish date and are not removed. */
+const visibleTo = (user: CurrentUser, now: Date) =>
+  and(eq(noticeReceipts.userId, user.id), eq(noticeReceipts.deleted, false), eq(notices.published, true), lte(notices.publishAt, now));
+
+/** A page of the user's notices, newest first (spec 1: paged, 20 a page). */
+export async function listNotices(
+  db: DbOrTx,
+  user: CurrentUser,
+  page: { limit?: number; offset?: number } = {},
+  now = new Date(),
+): Promise<{ notices: NoticeJson[]; total: number }> {
+  const limit = Math.min(Math.max(page.limit ?? NOTICES_PAGE_SIZE, 1), 100);
+  const offset = Math.max(page.offset ?? 0, 0);
+  const rows = await db
+    .select({ id: notices.id, header: notices.header, content: notices.content, seen: noticeReceipts.seen, publishAt: notices.publishAt })
+    .from(noticeReceipts)
+    .innerJoin(notices, eq(notices.id, noticeReceipts.noticeId))
+    .where(visibleTo(user, now))
+    .orderBy(desc(notices.publishAt), desc(notices.id))
+    .limit(limit)
+    .offset(offset);
+  const [{ total }] = (await db
+    .select({ total: count() })
+    .from(noticeReceipts)
+    .innerJoin(notices, eq(notices.id, noticeReceipts.noticeId))
+    .where(visibleTo(user, now))) as [{ total: number }];
+  return {
+    notices: rows.map((r) => ({
+      id: r.id,
+      header: r.header,
+      content: sanitizeNoticeHtml(r.content),
+      seen: r.seen,
+      publish_at: r.publishAt.toISOString(),
+    })),
+    total: Number(total),
+  };
+}
+
+export async function unseenNoticeCount(db: DbOrTx, user: CurrentUser, now = new Date()): Promise<number> {
+  const [{ n }] = (await db
+    .select({ n: count() })
+    .from(noticeReceipts)
+    .innerJoin(notices, eq(notices.id, noticeReceipts.noticeId))
+    .where(and(visibleTo(user, now), eq(noticeReceipts.seen, false)))) as [{ n: number }];
+  return Number(n);
+}
+
+/** Marks the given notices (or, with no ids, all of them) as seen for this user only. */
+export async function markNoticesSeen(db: DbOrTx, user: CurrentUser, ids?: number[]): Promise<number> {
+  const where = ids?.length
+    ? and(eq(noticeReceipts.userId, user.id), inArray(noticeReceipts.noticeId, ids))
+    : eq(noticeReceipts.userId, user.id);
+  const rows = await db
+    .update(noticeReceipts)
+    .set({ seen: true, updatedAt: new Date() })
+    .where(and(where, eq(noticeReceipts.seen, false)))
+    .returning({ id: noticeReceipts.noticeId });
+  return rows.length;
+}
+
+/** Removes a notice from this user's list (other users keep theirs). */
+export async function deleteNoticeFor(db: DbOrTx, user: CurrentUser, noticeId: number): Promise<void> {
+  const rows = await db
+    .update(noticeReceipts)
+    .set({ deleted: true, seen: true, updatedAt: new Date() })
+    .where(and(eq(noticeReceipts.userId, user.id), eq(noticeReceipts.noticeId, noticeId), eq(noticeReceipts.deleted, false)))
+    .returning({ id: noticeReceipts.noticeId });
+  if (!rows.length) throw notFound("Notice");
+}

@@ -1,0 +1,87 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Field, FormErrors } from "~/components/Field";
+import { authenticator } from "~/modules/auth/auth.server";
+import { loadCurrentUser } from "~/modules/auth/current-user.server";
+import { optionalUser } from "~/modules/auth/guard.server";
+import { redirectAfterSignIn } from "~/modules/auth/roles";
+import { signInSchema } from "~/modules/auth/schemas";
+import { sessionCookie } from "~/modules/auth/sessions.server";
+import { AppError } from "~/utils/errors";
+import { isSecureRequest } from "~/utils/http.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · FreightDesk" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const signed = await optionalUser(context, request);
+  const wanted = new URL(request.url).searchParams.get("redirectTo");
+  if (signed) throw redirect(redirectAfterSignIn(signed.user, wanted));
+  return { ssoEnabled: Boolean(process.env.SAML_ENTRY_POINT) && process.env.APP_ENV !== "production" };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: signInSchema });
+  if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
+  try {
+    const signed = await authenticator(context.db).authenticate("password", request);
+    const user = await loadCurrentUser(context.db, signed.userId);
+    const to = user ? redirectAfterSignIn(user, String(formData.get("redirectTo") ?? "")) : "/";
+    return redirect(to, {
+      headers: { "Set-Cookie": sessionCookie(signed.token, { rememberMe: signed.rememberMe, secure: isSecureRequest(request) }) },
+    });
+  } catch (error) {
+    if (error instanceof AppError) return submission.reply({ formErrors: [error.message], hideFields: ["password"] });
+    throw error;
+  }
+}
+
+export default function Login() {
+  const { ssoEnabled } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
+  });
+  // Each failed attempt shakes the form again (a new key restarts the CSS animation).
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (form.errors?.length) setAttempt((n) => n + 1);
+  }, [lastResult, form.errors?.length]);
+
+  return (
+    <div key={attempt} className={`card ${form.errors?.length ? "animate-shake" : ""}`} data-testid="login-card">
+      <h1 className="mb-4 text-lg font-semibold">Sign in</h1>
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <Field label="E-mail" field={fields.email} type="email" autoComplete="username" autoFocus />
+        <Field label="Password" field={fields.password} type="password" autoComplete="current-password" />
+        <label className="flex items-center gap-2 text-sm">
+          <input {...getInputProps(fields.remember_me, { type: "checkbox" })} value="1" />
+          Remember me
+        </label>
+        <button type="submit" className="btn-primary w-full justify-center" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Signing in..." : "Sign in"}
+        </button>
+      </Form>
+      <div className="mt-4 flex justify-between text-sm">
+        <Link to="/forgot_password" className="text-sky-700 hover:underline">
+          Forgot your password?
+        </Link>
+        {ssoEnabled && (
+          <a href="/users/saml_sign_in" className="text-sky-700 hover:underline">
+            Single sign-on
+          </a>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { requireApiUser } from "~/modules/auth/guard.server";
+import { markNoticesSeen, unseenNoticeCount } from "~/modules/notices/notices.server";
+import { api, assertMethod, readBody } from "~/utils/http.server";
+import { parseOrThrow } from "~/utils/validation";
+
+const body = z.object({ ids: z.array(z.coerce.number().int().positive()).optional() });
+
+/** POST /api/notices/mark_all_as_seen `{ ids? }`: marks those (or all) of the user's notices seen. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return api(async () => {
+    assertMethod(request, "POST");
+    const { user } = await requireApiUser(context, request);
+    const { ids } = parseOrThrow(body, await readBody(request));
+    const marked = await markNoticesSeen(context.db, user, ids);
+    return { marked, unseen: await unseenNoticeCount(context.db, user) };
+  });
+}

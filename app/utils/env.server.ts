@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/** Every setting the server reads, validated once at start-up. README "Configuration" lists them. */
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** qa and uat switch on the QA-only features of the spec (for example consignment cancellation) */
+  APP_ENV: z.enum(["development", "qa", "uat", "production"]).default("development"),
+  PORT: z.coerce.number().int().positive().default(3000),
+  DATABASE_URL: z.string().url().optional(),
+  PGLITE_DIR: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("FreightDesk <no-reply@freightdesk.local>"),
+  APP_URL: z.string().url().optional(),
+  /** "0" runs no queue worker in the web process (use `npm run worker` instead) */
+  RUN_WORKER: z.enum(["0", "1"]).default("1"),
+  SEED_DEMO: z.enum(["0", "1"]).default("1"),
+  /** sign-in and password attempts allowed per client address in SIGNIN_RATE_WINDOW_MS */
+  SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  SIGNIN_RATE_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  SAML_ENTRY_POINT: z.string().url().optional(),
+  SAML_ISSUER: z.string().optional(),
+  SAML_IDP_CERT: z.string().optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = schema.safeParse(process.env);
+    if (!parsed.success) {
+      throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

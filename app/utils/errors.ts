@@ -1,0 +1,61 @@
+/**
+ * The one domain error. Modules throw it with a code; `errorStatus` and the route helpers turn it
+ * into an HTTP status and the spec's JSON error shape `{ errors: { field: [messages] }, error_code? }`.
+ */
+export type ErrorCode =
+  | "invalid" // 422: input failed validation
+  | "bad_request" // 400
+  | "unauthenticated" // 401
+  | "forbidden" // 403
+  | "password_reset_required" // 403, the client goes to /users/edit
+  | "not_found" // 404
+  | "stale" // 409: optimistic lock lost
+  | "conflict"; // 409
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid: 422,
+  bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  password_reset_required: 403,
+  not_found: 404,
+  stale: 409,
+  conflict: 409,
+};
+
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors: FieldErrors;
+
+  constructor(code: ErrorCode, message: string, fieldErrors?: FieldErrors) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.fieldErrors = fieldErrors ?? { base: [message] };
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+
+  toJSON(): { errors: FieldErrors; error_code?: string; password_reset_required?: boolean } {
+    const body: { errors: FieldErrors; error_code?: string; password_reset_required?: boolean } = {
+      errors: this.fieldErrors,
+    };
+    if (this.code === "stale") body.error_code = "stale";
+    if (this.code === "password_reset_required") body.password_reset_required = true;
+    return body;
+  }
+}
+
+export const notFound = (what = "Record") => new AppError("not_found", `${what} not found`);
+export const forbidden = (message = "You are not authorised to do that.") => new AppError("forbidden", message);
+
+/** The first message of an error body, for alerts ("Unable to save. " + first message). */
+export function firstErrorMessage(errors: FieldErrors | undefined): string | undefined {
+  if (!errors) return undefined;
+  for (const messages of Object.values(errors)) if (messages?.length) return messages[0];
+  return undefined;
+}

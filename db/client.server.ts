@@ -1,0 +1,85 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle; services accept either so callers can compose them in one transaction. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+/** Raw SQL runner in the shape pg-boss expects for a caller-supplied connection. */
+export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+
+export interface Database {
+  kind: "postgres" | "pglite";
+  db: Db;
+  /** postgres connection string (pg-boss opens its own pool with it); absent for PGlite */
+  url?: string;
+  /** for PGlite pg-boss runs through this single embedded connection */
+  executor: SqlExecutor;
+  close(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const MIGRATIONS_FOLDER = path.resolve(here, "migrations");
+
+/**
+ * Opens PostgreSQL through postgres.js when a URL is given, else the embedded PGlite
+ * (persisted in dataDir, or in memory when dataDir is "memory://").
+ */
+export async function openDatabase(options: { url?: string; dataDir?: string } = {}): Promise<Database> {
+  if (options.url) {
+    const client = postgres(options.url, { max: 10, onnotice: () => {} });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    return {
+      kind: "postgres",
+      db,
+      url: options.url,
+      executor: {
+        async executeSql(text, values = []) {
+          const rows = await client.unsafe(text, values as never[]);
+          return { rows: [...rows] };
+        },
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const dataDir = options.dataDir ?? path.resolve(here, "..", "data", "pglite");
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir);
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return {
+    kind: "pglite",
+    db,
+    executor: {
+      async executeSql(text, values = []) {
+        // The simple protocol (exec) accepts several statements, which pg-boss sends
+        // when it creates its schema; parameterised calls are always one statement.
+        if (values.length === 0) {
+          const results = await pglite.exec(text);
+          return { rows: results.at(-1)?.rows ?? [] };
+        }
+        const result = await pglite.query(text, values);
+        return { rows: result.rows };
+      },
+    },
+    close: () => pglite.close(),
+  };
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === "postgres") {
+    await migratePostgres(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  }
+}

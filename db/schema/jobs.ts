@@ -1,0 +1,47 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { customers } from "./tenancy";
+import { users } from "./users";
+
+export const JOB_STATUSES = ["queued", "working", "complete", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** What a user sees of a background job (spec 3 "Job status"); pg-boss holds the queue itself. */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    customerId: integer("customer_id").references(() => customers.id),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
+    pctComplete: integer("pct_complete").notNull().default(0),
+    message: text("message"),
+    errors: jsonb("errors").$type<string[]>().notNull().default([]),
+    info: jsonb("info").$type<Record<string, unknown>>().notNull().default({}),
+    /** a caller-chosen key: enqueueing the same key twice returns the first job */
+    singletonKey: text("singleton_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // a user's recent jobs
+    index("jobs_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/** Stored e-mail: every message when no SMTP_URL is configured (readable by staff, and by tests). */
+export const mailMessages = pgTable(
+  "mail_messages",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // mailbox page and tests read a recipient's newest messages
+    index("mail_messages_to_idx").on(t.to, t.createdAt),
+  ],
+);

@@ -1,0 +1,182 @@
+import { count } from "drizzle-orm";
+import type { DbOrTx } from "../client.server";
+import { customers } from "../schema";
+import {
+  DEMO_PASSWORD,
+  createAddress,
+  createCarrier,
+  createCarrierAccount,
+  createCustomer,
+  createItemType,
+  createNotice,
+  createService,
+  createSite,
+  createSiteService,
+  createUser,
+} from "./factories";
+
+export const DEMO_USERS = [
+  { email: "despatcher@example.com", fullName: "Dana Despatcher", role: "despatcher" },
+  { email: "superdespatcher@example.com", fullName: "Sam Superdespatcher", role: "despatcher", superDespatcher: true },
+  { email: "admin@example.com", fullName: "Alex Admin", role: "admin" },
+  { email: "superadmin@example.com", fullName: "Sky Superadmin", role: "super_admin" },
+  { email: "customerservice@example.com", fullName: "Casey Service", role: "customer_service" },
+  { email: "devs@example.com", fullName: "Devon Developer", role: "devs" },
+  {
+    email: "finance@example.com",
+    fullName: "Fran Finance",
+    role: "despatcher",
+    canExport: true,
+    canReconcile: true,
+    options: { view: "FINANCE" as const },
+  },
+] as const;
+
+/** Loads the demo data set when the database has no customers yet. Returns whether it loaded. */
+export async function seedDemoIfEmpty(db: DbOrTx): Promise<boolean> {
+  const [{ n }] = (await db.select({ n: count() }).from(customers)) as [{ n: number }];
+  if (Number(n) > 0) return false;
+  await db.transaction(async (tx) => {
+    await seedDemo(tx);
+  });
+  return true;
+}
+
+/** The demo data set (README "Demo sign-ins"): one transaction, so a failed load leaves nothing. */
+export async function seedDemo(db: DbOrTx) {
+  const acme = await createCustomer(db, {
+    code: "ACME",
+    name: "Acme Distribution",
+    supportEmail: "support@acme.example",
+    mergingEnabled: true,
+    options: { merge_limit: 4, view_item_references: true, session_timeout: 720 },
+  });
+  const testCustomer = await createCustomer(db, { code: "TESTCO", name: "Testing Pty Ltd", testAccount: true });
+  const oldCustomer = await createCustomer(db, { code: "OLDCO", name: "Old Traders", disabled: true });
+
+  const melbourne = await createSite(db, acme.id, {
+    code: "MEL",
+    name: "Melbourne DC",
+    addressLine1: "120 Frankston Dandenong Road",
+    locality: "DANDENONG SOUTH",
+    region: "VIC",
+    postcode: "3175",
+    timezone: "Australia/Melbourne",
+  });
+  const sydney = await createSite(db, acme.id, {
+    code: "SYD",
+    name: "Sydney DC",
+    addressLine1: "45 Victoria Street",
+    locality: "WETHERILL PARK",
+    region: "NSW",
+    postcode: "2164",
+    timezone: "Australia/Sydney",
+    dgContactPhone: "02 9000 0000",
+  });
+  const losAngeles = await createSite(db, acme.id, {
+    code: "LAX",
+    name: "Los Angeles Warehouse",
+    addressLine1: "1200 E 7th Street",
+    locality: "LOS ANGELES",
+    region: "CA",
+    postcode: "90021",
+    country: "UNITED STATES OF AMERICA",
+    som: "imperial",
+    timezone: "America/Los_Angeles",
+    dgContactPhone: "+1 213 555 0100",
+    csPhoneNumber: "+1 800 555 0100",
+  });
+  await createSite(db, testCustomer.id, { code: "TST", name: "Test Site" });
+  await createSite(db, oldCustomer.id, { code: "OLD", name: "Old Site" });
+
+  const allAcmeSites = [melbourne.id, sydney.id, losAngeles.id];
+  const userIds: number[] = [];
+  for (const demo of DEMO_USERS) {
+    const isStaff = demo.role !== "despatcher";
+    const user = await createUser(db, acme.id, {
+      ...demo,
+      options: "options" in demo ? { ...demo.options } : {},
+      password: DEMO_PASSWORD,
+      phoneNumber: "0400 000 000",
+      // staff see every site of the customer they work in; despatchers their assigned sites
+      siteIds: isStaff ? [] : "superDespatcher" in demo ? allAcmeSites : [melbourne.id, sydney.id],
+      defaultSiteId: isStaff ? null : melbourne.id,
+    });
+    userIds.push(user.id);
+  }
+  await createUser(db, testCustomer.id, { email: "tester@example.com", fullName: "Terry Tester" });
+
+  // Carriers: Australia Post (despatched separately, spec 1 section 9), a road carrier, and the
+  // simulated carrier whose despatch can be told to fail.
+  const auspost = await createCarrier(db, { code: "auspost", name: "Australia Post", webUrl: "https://auspost.com.au/mypost/track" });
+  const northline = await createCarrier(db, { code: "NORTHLINE", name: "Northline", webUrl: "https://www.northline.com.au" });
+  const simex = await createCarrier(db, { code: "SIMEX", name: "Simulated Express", generic: false, pickupAt: true });
+
+  const services = {
+    parcel: await createService(db, auspost.id, { code: "PP", name: "Parcel Post", type: "general" }),
+    express: await createService(db, auspost.id, { code: "EXP", name: "Express Post", type: "overnight" }),
+    road: await createService(db, northline.id, { code: "GEN", name: "General Road", type: "road" }),
+    roadExpress: await createService(db, northline.id, { code: "RXP", name: "Road Express", type: "road" }),
+    overnight: await createService(db, simex.id, { code: "ONT", name: "Overnight", type: "overnight" }),
+    sameday: await createService(db, simex.id, { code: "SDY", name: "Same Day", type: "sameday", pickupAt: true }),
+  };
+
+  const prefixes: Record<string, string> = { auspost: "AP", NORTHLINE: "NL", SIMEX: "SX" };
+  const carrierServices = [
+    { carrier: auspost, list: [services.parcel, services.express] },
+    { carrier: northline, list: [services.road, services.roadExpress] },
+    { carrier: simex, list: [services.overnight, services.sameday] },
+  ];
+  let block = 0;
+  for (const site of [melbourne, sydney, losAngeles]) {
+    for (const { carrier, list } of carrierServices) {
+      if (site.country !== "AUSTRALIA" && carrier.code !== "SIMEX") continue;
+      block++;
+      const account = await createCarrierAccount(db, site.id, carrier.id, {
+        accountNumber: `${prefixes[carrier.code]}${site.code}001`,
+        consignmentNumberPrefix: `${prefixes[carrier.code]}${site.code}`,
+        consignmentNumberDigits: 7,
+        consignmentRangeStart: block * 1_000_000,
+        consignmentRangeEnd: block * 1_000_000 + 999_999,
+        manifestNumberPrefix: `M${prefixes[carrier.code]}`,
+        manifestRangeStart: block * 10_000,
+        manifestRangeEnd: block * 10_000 + 9_999,
+        ssccRangeStart: block * 10_000_000,
+        ssccRangeEnd: block * 10_000_000 + 9_999_999,
+        supportEmail: carrier.code === "NORTHLINE" ? null : `support@${carrier.code.toLowerCase()}.example`,
+      });
+      for (const service of list) {
+        await createSiteService(db, site.id, service.id, { carrierAccountId: account.id, rateCode: "STD" });
+      }
+    }
+  }
+
+  const itemTypeRows = [
+    { name: "Carton", description: "Carton", length: "40", width: "30", height: "30", weight: "5", increments: "1", sequence: 1 },
+    { name: "Pallet", description: "Standard pallet", length: "120", width: "120", height: "150", weight: "300", increments: "10", labels: 2, sequence: 2 },
+    { name: "Skid", description: "Skid", length: "110", width: "110", height: "100", weight: "150", increments: "5", sequence: 3 },
+    { name: "Satchel", description: "Satchel 3 kg", length: "35", width: "25", height: "5", weight: "1", increments: "0.5", sequence: 4 },
+  ] as const;
+  for (const t of itemTypeRows) await createItemType(db, acme.id, { ...t });
+
+  const recipients = [
+    { name: "Brisbane Hardware", addressLine1: "5 Ipswich Road", locality: "WOOLLOONGABBA", region: "QLD", postcode: "4102" },
+    { name: "Perth Outdoor Supplies", addressLine1: "22 Great Eastern Highway", locality: "RIVERVALE", region: "WA", postcode: "6103" },
+    { name: "Adelaide Office Co", addressLine1: "80 Grenfell Street", locality: "ADELAIDE", region: "SA", postcode: "5000" },
+    { name: "Hobart Marine", addressLine1: "3 Salamanca Place", locality: "HOBART", region: "TAS", postcode: "7000" },
+    { name: "Auckland Retail Ltd", addressLine1: "12 Queen Street", sublocality: "AUCKLAND CENTRAL", locality: "AUCKLAND", region: null, postcode: "1010", country: "NEW ZEALAND" },
+  ];
+  for (const r of recipients) await createAddress(db, acme.id, { ...r, email: "receiving@example.net", phone: "07 3000 0000" });
+
+  const now = Date.now();
+  const published = [
+    { header: "Welcome to FreightDesk", content: "<p>Enter consignments, get rates from every carrier and print labels in one place.</p>" },
+    { header: "Public holiday cut-off times", content: "<p>Carriers collect <strong>before 2 pm</strong> on the day before a public holiday.</p>" },
+    { header: "New: keyboard shortcuts", content: "<p>Press <em>Alt+S</em> to save a consignment without leaving the keyboard.</p>" },
+  ];
+  for (const [i, n] of published.entries()) {
+    await createNotice(db, acme.id, { ...n, publishAt: new Date(now - (i + 1) * 86_400_000), publishTo: userIds });
+  }
+
+  return { acme, testCustomer, oldCustomer, sites: { melbourne, sydney, losAngeles } };
+}

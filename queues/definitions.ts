@@ -1,0 +1,36 @@
+import { z } from "zod";
+import type { Db } from "../db/client.server";
+import type { Mailer } from "../app/modules/mail/mailer.server";
+import { runCleanup, type CleanupResult } from "../app/modules/auth/cleanup.server";
+
+export type Progress = (pct: number, message: string) => Promise<void>;
+
+interface JobDefinition<P extends z.ZodType, R> {
+  payload: P;
+  /** shown while working ("Working..." when absent) */
+  startMessage?: string;
+  doneMessage: (result: R) => string;
+  /** pg-boss cron expression for a recurring run */
+  cron?: string;
+  run(services: { db: Db; mailer: Mailer }, payload: z.infer<P>, progress: Progress): Promise<R>;
+}
+
+const define = <P extends z.ZodType, R>(d: JobDefinition<P, R>) => d;
+
+/**
+ * Every background job: a zod payload, and a call into a module service that does the work.
+ * Each must be idempotent: pg-boss may deliver a job twice.
+ */
+export const JOBS = {
+  "maintenance.cleanup": define({
+    payload: z.object({ now: z.iso.datetime().optional() }),
+    startMessage: "Removing expired sessions...",
+    doneMessage: (r: CleanupResult) =>
+      `Removed ${r.sessions} expired session(s), ${r.resetTokens} reset link(s) and ${r.signInAudits} old sign-in record(s).`,
+    cron: "17 3 * * *",
+    run: ({ db }, payload, progress) => runCleanup(db, payload.now ? new Date(payload.now) : new Date(), progress),
+  }),
+};
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.input<(typeof JOBS)[N]["payload"]>;

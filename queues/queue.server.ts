@@ -1,0 +1,111 @@
+import PgBoss from "pg-boss";
+import { sql, type SQL } from "drizzle-orm";
+import type { Database, DbOrTx, SqlExecutor } from "../db/client.server";
+import { createJobRow, updateJobRow } from "../app/modules/jobs/jobs.server";
+import type { Mailer } from "../app/modules/mail/mailer.server";
+import { JOBS, type JobName, type JobPayload } from "./definitions";
+
+export interface EnqueueOptions {
+  /** run the insert inside this transaction, so the job exists only if the change commits */
+  tx?: DbOrTx;
+  userId?: number | null;
+  customerId?: number | null;
+  /** a key for "at most one such job queued at a time" */
+  singletonKey?: string;
+}
+
+export interface JobQueue {
+  enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options?: EnqueueOptions): Promise<{ jobId: string }>;
+  /** begins processing jobs in this process (the web process by default, or `npm run worker`) */
+  work(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** pg-boss's raw SQL runner over a drizzle connection or transaction. */
+function executorFor(db: DbOrTx): SqlExecutor {
+  return {
+    async executeSql(text, values = []) {
+      // turn "$1 ... $2" into drizzle chunks with bound parameters
+      const pieces = text.split(/\$(\d+)/);
+      const chunks: SQL[] = [];
+      pieces.forEach((piece, i) => {
+        if (i % 2 === 0) chunks.push(sql.raw(piece));
+        else chunks.push(sql`${values[Number(piece) - 1]}`);
+      });
+      const result = (await db.execute(sql.join(chunks))) as unknown as { rows?: unknown[] } | unknown[];
+      return { rows: Array.isArray(result) ? [...result] : (result.rows ?? []) };
+    },
+  };
+}
+
+export interface QueueDeps {
+  database: Database;
+  mailer: Mailer;
+}
+
+export async function createQueue(deps: QueueDeps): Promise<JobQueue> {
+  const { database } = deps;
+  const boss =
+    database.kind === "postgres"
+      ? new PgBoss({ connectionString: database.url!, schema: "pgboss", max: 4 })
+      : new PgBoss({ db: database.executor, schema: "pgboss" } as PgBoss.ConstructorOptions);
+  boss.on("error", (error) => console.error("[queue]", error));
+  await boss.start();
+  for (const name of Object.keys(JOBS) as JobName[]) {
+    await boss.createQueue(name);
+  }
+  let working = false;
+
+  return {
+    async enqueue(name, payload, options = {}) {
+      const definition = JOBS[name];
+      const data = definition.payload.parse(payload);
+      const db = options.tx ?? database.db;
+      const row = await createJobRow(db, {
+        name,
+        userId: options.userId ?? null,
+        customerId: options.customerId ?? null,
+        singletonKey: options.singletonKey,
+      });
+      await boss.send(name, { ...data, jobId: row.id }, options.tx ? { db: executorFor(options.tx) } : {});
+      return { jobId: row.id };
+    },
+
+    async work() {
+      if (working) return;
+      working = true;
+      for (const [name, definition] of Object.entries(JOBS)) {
+        await boss.work(name, { pollingIntervalSeconds: 1 }, async ([job]) => {
+          const { jobId, ...rest } = job!.data as { jobId?: string };
+          const id = jobId ?? (await createJobRow(database.db, { name })).id;
+          await updateJobRow(database.db, id, { status: "working", message: definition.startMessage });
+          try {
+            const payload = definition.payload.parse(rest);
+            const info = await definition.run(
+              { db: database.db, mailer: deps.mailer },
+              payload as never,
+              (pct, message) => updateJobRow(database.db, id, { pctComplete: Math.round(pct), message }),
+            );
+            await updateJobRow(database.db, id, {
+              status: "complete",
+              pctComplete: 100,
+              message: definition.doneMessage(info as never),
+              info: info as unknown as Record<string, unknown>,
+            });
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            await updateJobRow(database.db, id, { status: "failed", message, errors: [message] });
+            throw error;
+          }
+        });
+      }
+      for (const [name, definition] of Object.entries(JOBS)) {
+        if (definition.cron) await boss.schedule(name, definition.cron, {});
+      }
+    },
+
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Express entry: opens the database (PostgreSQL when DATABASE_URL is set, else embedded PGlite),
+ * migrates it, loads demo data into an empty one, starts the job queue and serves the Remix app.
+ */
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { migrateDatabase, openDatabase } from "./db/client.server";
+import { seedDemoIfEmpty } from "./db/seed/demo";
+import { createMailer } from "./app/modules/mail/mailer.server";
+import { env } from "./app/utils/env.server";
+import { createQueue } from "./queues/queue.server";
+import { createApp } from "./server/app";
+
+const config = env();
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DIR });
+await migrateDatabase(database);
+if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) console.log("Loaded the demo data.");
+
+const mailer = createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+const queue = await createQueue({ database, mailer });
+if (config.RUN_WORKER === "1") await queue.work();
+
+const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
+const baseUrl = config.APP_URL ?? `http://localhost:${config.PORT}`;
+const app = createApp({
+  build,
+  services: { database, db: database.db, queue, mailer, baseUrl },
+  rateLimit: { limit: config.SIGNIN_RATE_LIMIT, windowMs: config.SIGNIN_RATE_WINDOW_MS },
+  production: config.NODE_ENV === "production",
+  root,
+});
+
+const server = app.listen(config.PORT, () => {
+  console.log(`FreightDesk listening on ${baseUrl} (${database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"})`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: shutting down`);
+  server.close();
+  await queue.stop().catch(() => {});
+  await database.close().catch(() => {});
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

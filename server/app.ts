@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type Request, type Response } from "express";
+import { rateLimit } from "express-rate-limit";
+import helmet from "helmet";
+import type { AppServices } from "../app/services.server";
+
+/** Sign-in and password routes (and their single-fetch `.data` twins) share one rate limit per client. */
+export const SIGN_IN_PATHS = /^\/(login|forgot_password|reset_password|users\/(sign_in|forgot_password|edit))(\.data)?\/?$/;
+
+export const TOO_MANY_ATTEMPTS = "Too many attempts. Please wait a few minutes and try again.";
+
+export function signInRateLimiter(options: { limit: number; windowMs: number }) {
+  return rateLimit({
+    windowMs: options.windowMs,
+    limit: options.limit,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    skip: (req) => req.method === "GET" || req.method === "HEAD" || !SIGN_IN_PATHS.test(req.path),
+    handler: (req: Request, res: Response) => {
+      res.status(429);
+      if (req.path.startsWith("/users/") || req.get("accept")?.includes("application/json")) {
+        res.json({ errors: { base: [TOO_MANY_ATTEMPTS] } });
+      } else {
+        res.type("html").send(`<!doctype html><title>Too many attempts</title><p>${TOO_MANY_ATTEMPTS}</p><p><a href="/login">Back to sign in</a></p>`);
+      }
+    },
+  });
+}
+
+export function contentSecurityPolicy() {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // scripts only from this origin or carrying this response's nonce (Remix's inline scripts)
+        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", "blob:"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+export interface AppOptions {
+  build: ServerBuild;
+  services: Omit<AppServices, "cspNonce">;
+  rateLimit: { limit: number; windowMs: number };
+  production: boolean;
+  root: string;
+}
+
+export function createApp(options: AppOptions) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(contentSecurityPolicy());
+  app.use(compression());
+  app.use(signInRateLimiter(options.rateLimit));
+  app.use("/build", express.static(path.join(options.root, "public/build"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(options.root, "public"), { maxAge: "1h" }));
+  // The client address, as the app sees it (sign-in audit); a client's own header is overwritten.
+  app.use((req, _res, next) => {
+    req.headers["x-client-ip"] = req.ip ?? "";
+    next();
+  });
+  app.all(
+    "*",
+    createRequestHandler({
+      build: options.build,
+      mode: options.production ? "production" : "development",
+      getLoadContext: (_req, res) => ({ ...options.services, cspNonce: res.locals.cspNonce as string }),
+    }),
+  );
+  return app;
+}
