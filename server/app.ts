@@ -51,6 +51,9 @@ export function contentSecurityPolicy() {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // not helmet's "no-referrer": with it Chromium sends `Origin: null` on form posts, which
+    // Remix's CSRF check (rightly) refuses; "same-origin" still tells other sites nothing
+    referrerPolicy: { policy: "same-origin" },
   });
 }
 

@@ -28,7 +28,9 @@ let cached: Env | undefined;
 
 export function env(): Env {
   if (!cached) {
-    const parsed = schema.safeParse(process.env);
+    // an empty variable means "not set" (e.g. DATABASE_URL= selects the embedded database)
+    const raw = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ""));
+    const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
     }

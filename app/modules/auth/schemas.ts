@@ -5,8 +5,9 @@ import { PASSWORD_RULE_MESSAGE, isValidPassword } from "./password-rule";
 const emailField = z
   .string({ error: "Email is required" })
   .trim()
-  .min(1, "Email is required")
-  .min(2, "Email must be at least 2 characters")
+  // abort: one message at a time, the first rule broken
+  .min(1, { error: "Email is required", abort: true })
+  .min(2, { error: "Email must be at least 2 characters", abort: true })
   .pipe(z.email({ error: "Please enter a valid email" }));
 
 const checkbox = z.preprocess(
@@ -18,7 +19,7 @@ export const signInSchema = z.object({
   email: emailField,
   password: z
     .string({ error: "Password is required" })
-    .min(1, "Password is required")
+    .min(1, { error: "Password is required", abort: true })
     .min(2, "Password must be at least 2 characters"),
   remember_me: checkbox.default(false),
 });
@@ -28,7 +29,7 @@ export const forgotPasswordSchema = z.object({ email: emailField });
 
 const newPassword = z
   .string({ error: "Password is required" })
-  .min(1, "Password is required")
+  .min(1, { error: "Password is required", abort: true })
   .refine(isValidPassword, PASSWORD_RULE_MESSAGE);
 
 export const changePasswordSchema = z

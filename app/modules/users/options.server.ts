@@ -30,8 +30,8 @@ export const userOptionsSchema = z
   .partial()
   .strict();
 
-/** Body of PUT /api/update_user_options/{userId}: `{ options: {...} }` or the options themselves. */
-const bodySchema = z.union([z.object({ options: userOptionsSchema }).strict(), userOptionsSchema.transform((options) => ({ options }))]);
+/** Body of PUT /api/update_user_options/{userId}: `{ options: {...} }`. */
+const bodySchema = z.object({ options: userOptionsSchema }).strict();
 
 /**
  * Merges options into a user's saved options. A user sets their own; staff may set those of a

@@ -37,7 +37,8 @@ export default function ChangePassword() {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     lastResult: data?.result,
-    shouldValidate: "onBlur",
+    // on submit, then live: validating on blur made errors appear under the pointer and move links
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
   });

@@ -21,7 +21,9 @@ export default function ForgotPassword() {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     lastResult: data?.result,
-    shouldValidate: "onBlur",
+    // on submit, then live: validating on blur made errors appear under the pointer and move links
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   });
   return (

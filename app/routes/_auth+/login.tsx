@@ -46,7 +46,8 @@ export default function Login() {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     lastResult,
-    shouldValidate: "onBlur",
+    // on submit, then live: validating on blur made errors appear under the pointer and move links
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
   });

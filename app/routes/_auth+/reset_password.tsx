@@ -32,7 +32,9 @@ export default function ResetPassword() {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
-    shouldValidate: "onBlur",
+    // on submit, then live: validating on blur made errors appear under the pointer and move links
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
   });
   return (

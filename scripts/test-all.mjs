@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every check and test, in order, then one closing line "tests: N passed, N failed".
+ * Build, typecheck, lint, vitest (unit + integration) and Playwright (e2e in Chromium).
+ * With DATABASE_URL, integration tests make their own databases on that server and e2e gets a
+ * fresh one made here and dropped afterwards; without it, everything runs on embedded PGlite.
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import postgres from "postgres";
+
+mkdirSync(".tmp", { recursive: true });
+const run = (cmd, args, env = {}) => spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+const step = (name, status) => {
+  console.log(`\n== ${name}: ${status === 0 ? "ok" : "FAILED"}`);
+  return status === 0;
+};
+
+let passed = 0;
+let failed = 0;
+let ok = true;
+
+ok = step("build", run("npx", ["remix", "build"])) && ok;
+ok = step("typecheck", run("npx", ["tsc", "--noEmit"])) && ok;
+ok = step("lint", run("npx", ["eslint", ".", "--max-warnings=0"])) && ok;
+
+rmSync(".tmp/vitest.json", { force: true });
+const vitest = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile=.tmp/vitest.json"]);
+if (existsSync(".tmp/vitest.json")) {
+  const report = JSON.parse(readFileSync(".tmp/vitest.json", "utf8"));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests + (report.numTotalTestSuites && report.success === false && report.numFailedTests === 0 ? 1 : 0);
+} else failed += 1;
+ok = step("unit and integration tests (vitest)", vitest) && ok;
+
+// e2e: a fresh database for the server under test
+let e2eEnv = {};
+let dropE2e = async () => {};
+if (process.env.DATABASE_URL) {
+  const name = `fd_e2e_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  e2eEnv = { E2E_DATABASE_URL: url.toString() };
+  dropE2e = async () => {
+    const again = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await again.end();
+  };
+} else {
+  const dir = `.tmp/e2e-pglite-${Date.now().toString(36)}`;
+  e2eEnv = { E2E_PGLITE_DIR: dir };
+  dropE2e = async () => rmSync(dir, { recursive: true, force: true });
+}
+rmSync(".tmp/playwright.json", { force: true });
+const e2e = run("npx", ["playwright", "test"], e2eEnv);
+await dropE2e();
+if (existsSync(".tmp/playwright.json")) {
+  const report = JSON.parse(readFileSync(".tmp/playwright.json", "utf8"));
+  passed += report.stats.expected;
+  failed += report.stats.unexpected + report.stats.flaky;
+} else failed += 1;
+ok = step("end-to-end tests (Playwright, Chromium)", e2e) && ok;
+
+if (!ok && failed === 0) failed = 1; // a failed build, typecheck or lint counts
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(ok && failed === 0 ? 0 : 1);

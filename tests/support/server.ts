@@ -1,0 +1,97 @@
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { createMailer } from "../../app/modules/mail/mailer.server";
+import { createQueue, type JobQueue } from "../../queues/queue.server";
+import { createApp } from "../../server/app";
+import { createTestDatabase, type TestDatabase } from "./database";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface TestServer {
+  url: string;
+  test: TestDatabase;
+  db: TestDatabase["database"]["db"];
+  queue: JobQueue;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app (Express, CSP, rate limit, Remix build, modules) on a random local port, over a
+ * fresh database. Needs `npm run build` first (the test command does it).
+ */
+export async function startTestServer(options: { rateLimit?: number; work?: boolean } = {}): Promise<TestServer> {
+  const buildPath = path.join(root, "build/index.js");
+  if (!existsSync(buildPath)) throw new Error("No Remix build: run `npm run build` before the integration tests.");
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const test = await createTestDatabase();
+  const { database } = test;
+  const mailer = createMailer(database.db, { from: "test@freightdesk.local" });
+  const queue = await createQueue({ database, mailer });
+  if (options.work) await queue.work();
+  const app = createApp({
+    build,
+    services: { database, db: database.db, queue, mailer, baseUrl: "http://localhost" },
+    rateLimit: { limit: options.rateLimit ?? 10_000, windowMs: 60_000 },
+    production: true,
+    root,
+  });
+  const server = app.listen(0);
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    test,
+    db: database.db,
+    queue,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await queue.stop();
+      await test.drop();
+    },
+  };
+}
+
+/** A tiny cookie-keeping HTTP client, as a browser or script would call the app. */
+export class Client {
+  cookie = "";
+  constructor(
+    readonly base: string,
+    readonly bearer?: string,
+  ) {}
+
+  async request(pathname: string, init: { method?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { "X-Requested-With": "XMLHttpRequest", ...init.headers };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    let body: string | undefined;
+    if (init.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(init.json);
+    } else if (init.form) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(init.form).toString();
+    }
+    const res = await fetch(this.base + pathname, { method: init.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const [name] = pair!.split("=");
+      const others = this.cookie.split("; ").filter((p) => p && !p.startsWith(`${name}=`));
+      this.cookie = (/max-age=0/i.test(c) ? others : [...others, pair!]).join("; ");
+    }
+    return res;
+  }
+
+  async json<T = Record<string, unknown>>(pathname: string, init: Parameters<Client["request"]>[1] = {}) {
+    const res = await this.request(pathname, { ...init, headers: { Accept: "application/json", ...init.headers } });
+    return { status: res.status, body: (await res.json()) as T, res };
+  }
+
+  async signIn(email: string, password = "Demo-password-12", rememberMe = false) {
+    return this.json<{ user: Record<string, unknown>; redirect: string; error?: string }>("/users/sign_in", {
+      json: { user: { email, password, remember_me: rememberMe ? 1 : 0 } },
+    });
+  }
+}
