@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
 import type { RoleName } from "../../../db/schema/users";
@@ -68,40 +68,38 @@ export function sessionTimeoutMinutes(options: CustomerOptions): number {
   return typeof t === "number" && Number.isFinite(t) && t >= 1 ? t : DEFAULT_SESSION_TIMEOUT_MINUTES;
 }
 
+/** Roles that work in a switched customer; mirrors `isAdmin` for use inside SQL. */
+const STAFF_ROLES = ["devs", "super_admin", "admin", "customer_service"];
+
+/**
+ * Loads the signed-in user in two queries (user with working customer, then sites): this runs
+ * on every request, so it is kept to the fewest round trips.
+ */
 export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<CurrentUser | null> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user || user.disabled) return null;
-  const workingCustomerId = isAdmin(user) && user.currentCustomerId ? user.currentCustomerId : user.customerId;
-  const [customer] = await db.select().from(customers).where(eq(customers.id, workingCustomerId));
-  if (!customer) return null;
+  const workingCustomerId = sql`case when ${users.role} in (${sql.join(
+    STAFF_ROLES.map((r) => sql`${r}`),
+    sql`, `,
+  )}) and ${users.currentCustomerId} is not null then ${users.currentCustomerId} else ${users.customerId} end`;
+  const [row] = await db
+    .select({ user: users, customer: customers })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, workingCustomerId))
+    .where(eq(users.id, userId));
+  if (!row || row.user.disabled) return null;
+  const { user, customer } = row;
 
   // Staff see every site of the customer they work in; despatchers only their assigned sites.
-  let siteRows;
-  if (isAdmin(user)) {
-    siteRows = await db
-      .select()
-      .from(sites)
-      .where(and(eq(sites.customerId, customer.id), eq(sites.active, true)))
-      .orderBy(asc(sites.name));
-  } else {
-    const assigned = await db.select({ siteId: userSites.siteId }).from(userSites).where(eq(userSites.userId, user.id));
-    siteRows = assigned.length
-      ? await db
-          .select()
-          .from(sites)
-          .where(
-            and(
-              eq(sites.customerId, customer.id),
-              eq(sites.active, true),
-              inArray(
-                sites.id,
-                assigned.map((a) => a.siteId),
-              ),
-            ),
-          )
-          .orderBy(asc(sites.name))
-      : [];
-  }
+  const siteRows = await db
+    .select()
+    .from(sites)
+    .where(
+      and(
+        eq(sites.customerId, customer.id),
+        eq(sites.active, true),
+        isAdmin(user) ? undefined : inArray(sites.id, db.select({ id: userSites.siteId }).from(userSites).where(eq(userSites.userId, user.id))),
+      ),
+    )
+    .orderBy(asc(sites.name));
 
   const options = user.options ?? {};
   return {
