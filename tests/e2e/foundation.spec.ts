@@ -103,17 +103,40 @@ test.describe("sign-in and landing", () => {
 
 test.describe("home", () => {
   test("staff switch customer on /home", async ({ page }) => {
+    test.setTimeout(60_000); // waits out the 8 s alert
     await signIn(page, "admin@example.com");
     await page.goto("/home");
     await page.getByLabel("Work in customer").selectOption({ label: "Testing Pty Ltd (TESTCO) TEST" });
     await page.getByRole("button", { name: "Switch" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "You are now working in Testing Pty Ltd." })).toBeVisible();
+    const switched = page.getByRole("status").filter({ hasText: "You are now working in Testing Pty Ltd." });
+    await expect(switched).toBeVisible();
+    // a success alert leaves by itself after 8 s
+    await expect(switched).toHaveCount(0, { timeout: 12_000 });
     await page.getByTestId("user-menu").locator("summary").click();
     await expect(page.getByTestId("user-menu")).toContainText("Alex Admin · Testing Pty Ltd");
+    await page.keyboard.press("Escape"); // the open menu would cover the switcher
     // back to the home customer for the other tests
     await page.getByLabel("Work in customer").selectOption({ label: "Acme Distribution (ACME) LIVE" });
     await page.getByRole("button", { name: "Switch" }).click();
     await expect(page.getByRole("status").filter({ hasText: "You are now working in Acme Distribution." })).toBeVisible();
+  });
+
+  test("menus open from the keyboard and close with Escape or a click elsewhere", async ({ page }) => {
+    await signIn(page, "despatcher@example.com");
+    await page.goto("/home");
+    const menu = page.getByTestId("user-menu");
+    await menu.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Tab");
+    await expect(menu.getByRole("link", { name: "Advanced search" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(menu).not.toHaveAttribute("open", "");
+    await expect(menu.locator("summary")).toBeFocused();
+    await menu.locator("summary").click();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.getByRole("heading", { name: "Home" }).click();
+    await expect(menu).not.toHaveAttribute("open", "");
   });
 
   test("a despatcher sees no customer switcher and no admin buttons", async ({ page }) => {

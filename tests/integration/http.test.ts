@@ -91,6 +91,14 @@ describe("/api contract", () => {
     expect(res.body.errors.base[0]).toBe("No API call at /api/nothing/here");
   });
 
+  it("serves the OpenAPI document to signed-in callers only", async () => {
+    const doc = await new Client(server.url, "tok-http-test").json<{ openapi: string; paths: Record<string, unknown> }>("/api/openapi.json");
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.body.paths)).toContain("/api/job_status/{jobId}");
+    expect((await fetch(`${server.url}/api/openapi.json`)).status).toBe(401);
+  });
+
   it("answers malformed JSON with a 400 JSON error", async () => {
     const res = await fetch(`${server.url}/api/notices/mark_all_as_seen`, {
       method: "POST",

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { useEffect } from "react";
 import { requireUser } from "~/modules/auth/guard.server";
 import { listNotices, unseenNoticeCount } from "~/modules/notices/notices.server";
 import { enquiriesMenu, mainNavigation, userMenu } from "~/modules/shell/navigation";
@@ -30,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 function Menu({ label, children, badge, testId }: { label: string; children: React.ReactNode; badge?: number; testId?: string }) {
   return (
-    <details className="group relative" data-testid={testId}>
+    <details className="group relative" data-menu data-testid={testId}>
       <summary className="flex cursor-pointer list-none items-center gap-1 rounded px-2 py-1 text-sm hover:bg-sky-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-white">
         {label}
         {badge ? (
@@ -45,12 +46,37 @@ function Menu({ label, children, badge, testId }: { label: string; children: Rea
   );
 }
 
+/**
+ * Menus are <details> so they work before JavaScript loads; with it, a click elsewhere or Escape
+ * closes them (Escape returns focus to the menu button), and opening one closes the others.
+ */
+function useMenusClose() {
+  useEffect(() => {
+    const closeAll = (except?: Element | null) =>
+      document.querySelectorAll("details[data-menu][open]").forEach((d) => d !== except && d.removeAttribute("open"));
+    const onClick = (e: MouseEvent) => closeAll((e.target as Element).closest("details[data-menu]"));
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      const open = (e.target as Element).closest?.("details[data-menu][open]");
+      closeAll();
+      open?.querySelector("summary")?.focus();
+    };
+    document.addEventListener("click", onClick);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("click", onClick);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, []);
+}
+
 const menuItem = "block px-3 py-1.5 text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none";
 
 export default function AppShell() {
   const { user, unseen, latestNotices } = useLoaderData<typeof loader>();
   const location = useLocation();
   const here = location.pathname + location.search;
+  useMenusClose();
   return (
     <div className="min-h-full">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-white focus:p-2">

@@ -1,0 +1,28 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "./openapi";
+
+const routes = path.resolve(import.meta.dirname, "../../routes");
+
+/** app/routes/api+/users.switch_customer.$id.ts -> /api/users/switch_customer/{id} */
+function pathOf(folder: "api" | "users", file: string): string {
+  const segments = file
+    .replace(/\.tsx?$/, "")
+    .replace("[.]", "~DOT~")
+    .split(".")
+    .map((s) => s.replace("~DOT~", ".").replace(/^\$(.+)$/, "{$1}"));
+  return `/${folder}/${segments.join("/")}`;
+}
+
+const routeFiles = (folder: "api" | "users") =>
+  readdirSync(path.join(routes, `${folder}+`))
+    .filter((f) => !f.startsWith("$.") && !f.includes(".test."))
+    .map((f) => pathOf(folder, f));
+
+describe("the OpenAPI document", () => {
+  it("documents every /api and /users call there is, and none that is not", () => {
+    const documented = Object.keys(openApiDocument.paths).sort();
+    expect(documented).toEqual([...routeFiles("api"), ...routeFiles("users")].sort());
+  });
+});

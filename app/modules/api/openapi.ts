@@ -1,0 +1,77 @@
+/**
+ * The /api contract as OpenAPI 3.1, served at /api/openapi.json. A test checks that every route
+ * file under app/routes/api+ and users+ has its path here and every path here has a route.
+ */
+const errorResponses = {
+  "401": { description: "No session or token", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } },
+  "403": { description: "Not allowed, or password_reset_required", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } },
+  "422": { description: "Invalid input, per field", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } },
+};
+const ok = (description: string) => ({ "200": { description, content: { "application/json": {} } }, ...errorResponses });
+const idParam = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: { title: "FreightDesk API", version: "0.1.0", description: "Calls of spec section 7; JSON in, JSON out, snake_case." },
+  servers: [{ url: "/" }],
+  security: [{ session: [] }, { bearer: [] }],
+  components: {
+    securitySchemes: {
+      session: { type: "apiKey", in: "cookie", name: "fd_session" },
+      bearer: { type: "http", scheme: "bearer", description: "The user's authentication_token" },
+    },
+    schemas: {
+      Errors: {
+        type: "object",
+        properties: {
+          errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } },
+          error_code: { type: "string", enum: ["stale"] },
+          password_reset_required: { type: "boolean" },
+        },
+        required: ["errors"],
+      },
+    },
+  },
+  paths: {
+    "/users/sign_in": {
+      post: {
+        summary: "Sign in: { user: { email, password, remember_me } } -> { user, redirect }",
+        security: [],
+        responses: { ...ok("Signed in; sets the session cookie"), "429": { description: "Too many attempts" } },
+      },
+    },
+    "/users/custom_sign_out": { delete: { summary: "Sign out", responses: ok("Signed out") } },
+    "/users/forgot_password": {
+      post: { summary: "Request a reset link: { email }; always the same message", security: [], responses: ok("{ message }") },
+    },
+    "/users/saml_sign_in": { get: { summary: "Single sign-on (501 until configured)", security: [], responses: { "501": { description: "Not configured" } } } },
+    "/api/users/current": { get: { summary: "The signed-in user", responses: ok("User") } },
+    "/api/users/switch_customer/{id}": {
+      post: { summary: "Staff: work in another customer (POST or PUT; GET answers 405)", parameters: [idParam("id")], responses: ok("User, or { status: failed, message }") },
+      put: { summary: "Same as POST", parameters: [idParam("id")], responses: ok("User") },
+    },
+    "/api/customers/list": { get: { summary: "Staff: customers with LIVE / TEST / DISABLED status", responses: ok("{ customers }") } },
+    "/api/update_user_options/{userId}": {
+      put: { summary: "Merge { options } into the user's options", parameters: [idParam("userId")], responses: ok("{ user_options }") },
+    },
+    "/api/notices": {
+      get: {
+        summary: "A page of the user's notices",
+        parameters: [
+          { name: "limit", in: "query", schema: { type: "integer", default: 20, maximum: 100 } },
+          { name: "offset", in: "query", schema: { type: "integer", default: 0 } },
+        ],
+        responses: ok("{ notices, total, unseen }"),
+      },
+    },
+    "/api/notices/{id}": {
+      put: { summary: "{ seen: true }", parameters: [idParam("id")], responses: ok("{ id, seen }") },
+      delete: { summary: "Remove from the user's list", parameters: [idParam("id")], responses: ok("{ deleted }") },
+    },
+    "/api/notices/mark_all_as_seen": { post: { summary: "{ ids? } marks those, or all, seen", responses: ok("{ marked, unseen }") } },
+    "/api/job_status/{jobId}": {
+      get: { summary: "Job progress: status, pct_complete, message, errors, info", parameters: [idParam("jobId")], responses: ok("Job status") },
+    },
+    "/api/openapi.json": { get: { summary: "This document", responses: ok("OpenAPI 3.1") } },
+  },
+} as const;
