@@ -5,3 +5,4 @@ export * from "./addresses";
 export * from "./consignments";
 export * from "./notices";
 export * from "./jobs";
+export * from "./rating";
