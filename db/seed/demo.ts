@@ -14,6 +14,7 @@ import {
   createSiteService,
   createUser,
 } from "./factories";
+import { seedRatingDemo } from "./rating-demo";
 
 export const DEMO_USERS = [
   { email: "despatcher@example.com", fullName: "Dana Despatcher", role: "despatcher" },
@@ -39,6 +40,8 @@ export async function seedDemoIfEmpty(db: DbOrTx): Promise<boolean> {
   await db.transaction(async (tx) => {
     await seedDemo(tx);
   });
+  // zones, rate cards, levies and surcharges so the demo can rate anywhere in Australia
+  await seedRatingDemo(db);
   return true;
 }
 

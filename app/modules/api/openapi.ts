@@ -72,6 +72,30 @@ export const openApiDocument = {
     "/api/job_status/{jobId}": {
       get: { summary: "Job progress: status, pct_complete, message, errors, info", parameters: [idParam("jobId")], responses: ok("Job status") },
     },
+    "/api/carrier_selection": {
+      post: {
+        summary: "Rate a consignment with every service of the site: the rate response of spec 1 section 3, with each rate's rating_detail",
+        responses: ok("{ carriers, selected_index, rule_applied }"),
+      },
+    },
+    "/api/zones/import": { post: { summary: "Zone import step 1: multipart file + carrier_code, customer_code?, site_code?, service_code?", responses: ok("{ uuid, length }") } },
+    "/api/zones/continue_import": { post: { summary: "Zone import step 2, repeated: { uuid, length } checks the next lines", responses: ok("{ processed, total, complete }") } },
+    "/api/zones/finish_import": { post: { summary: "Zone import step 3: { uuid } applies it in one transaction", responses: ok("{ created, changed, deleted, invalid }") } },
+    "/api/zones/export": { post: { summary: "Zones of a scope as CSV: { carrier_code, customer_code?, site_code?, service_code? }", responses: ok("text/csv") } },
+    "/api/rate_editor/{url}": {
+      post: { summary: "import (csv file or body, ?filename) all or nothing; delete (?filename or carrier/service/rate code)", parameters: [idParam("url")], responses: ok("Import report or { deleted }") },
+    },
+    "/api/rate_editor/export": { post: { summary: "Rate lanes as CSV in the import template: { carrier_code?, service_code?, rate_code? }", responses: ok("text/csv") } },
+    "/api/rate_editor/download": { post: { summary: "The lanes one file imported, as CSV: { filename }", responses: ok("text/csv") } },
+    "/api/customers/{id}/surcharges/search": { post: { summary: "The customer's surcharge sets { carrier_code? }", parameters: [idParam("id")], responses: ok("{ surcharge_sets }") } },
+    "/api/customers/{id}/surcharges": { post: { summary: "Create or update surcharge sets { surcharge_sets: [...] }", parameters: [idParam("id")], responses: ok("{ surcharge_sets }") } },
+    "/api/customers/{id}/surcharges/delete": { post: { summary: "Delete surcharge sets { ids }", parameters: [idParam("id")], responses: ok("{ deleted }") } },
+    "/api/customers/{id}/site_services": {
+      get: { summary: "Site services ?site_codes&service_codes", parameters: [idParam("id")], responses: ok("{ site_services }") },
+      post: { summary: "Assign services to sites { site_services: [...] } (admin, super_admin, devs)", parameters: [idParam("id")], responses: ok("{ saved }") },
+    },
+    "/api/customers/{id}/site_services/search": { post: { summary: "Site services { site_codes, group_by }", parameters: [idParam("id")], responses: ok("{ site_services }") } },
+    "/api/customers/{id}/site_services/delete": { post: { summary: "Remove site services { ids }", parameters: [idParam("id")], responses: ok("{ deleted }") } },
     "/api/openapi.json": { get: { summary: "This document", responses: ok("OpenAPI 3.1") } },
   },
 } as const;

@@ -35,8 +35,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   customers: { title: "Customers", release: "administration" },
   carriers: { title: "Carriers", release: "administration" },
   carrier: { title: "Carrier", release: "administration" },
-  zones: { title: "Zones", release: "rating" },
-  rate_editor: { title: "Rate editor", release: "rating" },
   index_notification_types: { title: "Notification types", release: "administration" },
   notification_types: { title: "Notification type", release: "administration" },
   notices: { title: "Notices", release: "administration" },

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { COUNTRIES } from "../../../db/schema/rating";
+
+const num = z.coerce.number({ error: "Must be a number" }).finite("Must be a number");
+const text = z.string().trim();
+
+/** One item line of the rating payload (spec 1 section 7). */
+export const ratingItemSchema = z.object({
+  quantity: num.int("Must be a whole number").default(0),
+  item_type: z.union([z.coerce.number().int(), text]).optional().nullable(),
+  item_description: text.optional().nullable(),
+  item_options: z.object({ manual_handling: z.coerce.boolean().optional() }).passthrough().optional().nullable(),
+  length: num.default(0),
+  width: num.default(0),
+  height: num.default(0),
+  /** dead weight of the whole line */
+  weight_in_uom: num.default(0),
+  dangerous_goods: z.coerce.boolean().default(false),
+  dangerous_goods_items: z.array(z.record(z.string(), z.unknown())).optional().default([]),
+  dg_weight_in_uom: num.optional().nullable(),
+  som: z.enum(["metric", "imperial"]).optional(),
+});
+
+const country = z.enum(COUNTRIES, { error: `Country must be one of ${COUNTRIES.join(", ")}` }).default("AUSTRALIA");
+const addressType = z.enum(["business", "residential"]).default("business");
+
+/**
+ * POST /api/carrier_selection: the consignment being rated. Address parts are flat
+ * (sender_locality, ..., receiver_country); countries as the spec writes them.
+ */
+export const ratingPayloadSchema = z
+  .object({
+    despatch_date: z.iso.date({ error: "Despatch date must be a date (YYYY-MM-DD)" }),
+    site_code: text.min(1, "Site is required"),
+    items: z.array(ratingItemSchema).min(1, "Must have quantity"),
+    return_type: z.enum(["return", "third_party"]).optional().nullable(),
+    account_payable: z.enum(["sender", "receiver", "transfer"]).optional().nullable(),
+    preselected_service_type: text.optional().nullable(),
+    preselected_carrier_service: text.optional().nullable(),
+    consignment_id: z.coerce.number().int().optional().nullable(),
+    warranty: z.coerce.boolean().optional().default(false),
+    sender_locality: text.min(1, "Invalid sender locality"),
+    sender_postcode: text.min(1, "Invalid sender locality"),
+    sender_region: text.optional().nullable(),
+    sender_sublocality: text.optional().nullable(),
+    sender_country: country,
+    sender_address_type: addressType,
+    receiver_locality: text.min(1, "Invalid receiver locality"),
+    receiver_postcode: text.min(1, "Invalid receiver locality"),
+    receiver_region: text.optional().nullable(),
+    receiver_sublocality: text.optional().nullable(),
+    receiver_country: country,
+    receiver_address_type: addressType,
+  })
+  .superRefine((p, ctx) => {
+    // spec 1 section 5: the hints the screen shows when rating cannot start
+    if (!(p.items[0]!.quantity > 0)) ctx.addIssue({ code: "custom", path: ["items", 0, "quantity"], message: "Must have quantity" });
+    p.items.forEach((item, i) => {
+      if (!(item.weight_in_uom > 0)) ctx.addIssue({ code: "custom", path: ["items", i, "weight_in_uom"], message: "Must have weight" });
+      if (i > 0 && !(item.quantity > 0)) ctx.addIssue({ code: "custom", path: ["items", i, "quantity"], message: "Must have quantity" });
+      for (const dim of ["length", "width", "height"] as const) {
+        if (!(item[dim] > 0)) ctx.addIssue({ code: "custom", path: ["items", i, dim], message: `Must have ${dim}` });
+      }
+    });
+  });
+
+export type RatingPayload = z.infer<typeof ratingPayloadSchema>;

@@ -1,0 +1,217 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Alerts } from "~/components/Alerts";
+import { ScopeFields } from "~/components/ScopeFields";
+import { requireUser } from "~/modules/auth/guard.server";
+import { canSaveZones } from "~/modules/auth/roles";
+import { referenceLists } from "~/modules/rating/lookups.server";
+import { exportZones, importZones, listZones } from "~/modules/rating/zones.server";
+import { AppError } from "~/utils/errors";
+import { MAX_UPLOAD_BYTES } from "~/utils/csv.server";
+
+export const meta: MetaFunction = () => [{ title: "Zones · FreightDesk" }];
+
+const scopeFrom = (params: URLSearchParams | FormData) => ({
+  carrier_code: String(params.get("carrier_code") ?? ""),
+  customer_code: String(params.get("customer_code") ?? "") || null,
+  site_code: String(params.get("site_code") ?? "") || null,
+  service_code: String(params.get("service_code") ?? "") || null,
+});
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user } = await requireUser(context, request);
+  const url = new URL(request.url);
+  const lists = await referenceLists(context.db);
+  const scope = scopeFrom(url.searchParams);
+  let page: Awaited<ReturnType<typeof listZones>> | null = null;
+  let error: string | null = null;
+  if (scope.carrier_code) {
+    try {
+      page = await listZones(context.db, { ...scope, q: url.searchParams.get("q") ?? undefined, page: url.searchParams.get("page") ?? 1 });
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      error = e.message;
+    }
+  }
+  return { lists, page, error, canSave: canSaveZones(user) };
+}
+
+type ImportResult = Awaited<ReturnType<typeof importZones>>;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { user } = await requireUser(context, request);
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
+    return data({ error: "The file is larger than 10 MB.", result: null as ImportResult | null }, { status: 422 });
+  }
+  const form = await request.formData();
+  const scope = scopeFrom(form);
+  try {
+    if (form.get("intent") === "export") {
+      const csv = await exportZones(context.db, scope);
+      return new Response(csv, {
+        headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="zones-${scope.carrier_code}.csv"` },
+      });
+    }
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) return data({ error: "Choose a csv file to import.", result: null as ImportResult | null }, { status: 422 });
+    if (!/\.csv$/i.test(file.name)) return data({ error: "Only csv files can be imported.", result: null as ImportResult | null }, { status: 422 });
+    const result = await importZones(context.db, user, scope, await file.text());
+    return { error: null, result };
+  } catch (e) {
+    if (e instanceof AppError) return data({ error: e.message, result: null as ImportResult | null }, { status: e.status });
+    throw e;
+  }
+}
+
+function ResultList({ title, items }: { title: string; items: string[] }) {
+  return (
+    <div>
+      <h3 className="text-sm font-semibold">
+        {title}: {items.length}
+      </h3>
+      {items.length > 0 && (
+        <ul className="mt-1 max-h-40 overflow-auto text-xs text-slate-700">
+          {items.slice(0, 200).map((x, i) => (
+            <li key={i}>{x}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export default function Zones() {
+  const { lists, page, error, canSave } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const values = Object.fromEntries(params) as Record<string, string>;
+  const pageHref = (n: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(n));
+    return `?${next}`;
+  };
+  // the export branch answers a file, so the page only ever sees the import's answer
+  const outcome = actionData && "result" in actionData ? (actionData as { error: string | null; result: ImportResult | null }) : null;
+  const result = outcome?.result ?? null;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-xl font-semibold">Zones</h1>
+      <Alerts
+        alerts={[
+          ...(error ? [{ type: "error" as const, message: error }] : []),
+          ...(outcome?.error ? [{ type: "error" as const, message: outcome.error }] : []),
+          ...(result
+            ? [{ type: "success" as const, message: `Zones imported: ${result.created.length} created, ${result.changed.length} changed, ${result.deleted.length} deleted, ${result.invalid.length} invalid.` }]
+            : []),
+        ]}
+      />
+      {result && (
+        <section className="card grid gap-4 md:grid-cols-4" aria-label="Import result" data-testid="zone-import-result">
+          <ResultList title="Created" items={result.created.map((z) => `${z.postcode} ${z.locality ?? ""} → ${z.zone}`)} />
+          <ResultList title="Changed" items={result.changed.map((z) => `${z.postcode} ${z.locality ?? ""}: ${z.from} → ${z.to}`)} />
+          <ResultList title="Deleted" items={result.deleted.map((z) => `${z.postcode} ${z.locality ?? ""} (${z.zone})`)} />
+          <ResultList title="Invalid" items={result.invalid.map((z) => `line ${z.line}: ${z.errors.join("; ")}`)} />
+        </section>
+      )}
+
+      <Form method="get" className="card space-y-3" aria-label="Zone filter">
+        <ScopeFields lists={lists} values={values} idPrefix="filter" />
+        <div className="flex items-end gap-3">
+          <div className="w-64">
+            <label htmlFor="q" className="label">
+              Postcode or zone starts with
+            </label>
+            <input id="q" name="q" defaultValue={values.q ?? ""} className="input" />
+          </div>
+          <button type="submit" className="btn-primary">
+            Show zones
+          </button>
+        </div>
+      </Form>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <details className="card" open={Boolean(outcome?.error || result)}>
+          <summary className="cursor-pointer font-semibold">Import zones</summary>
+          {canSave ? (
+            <Form method="post" encType="multipart/form-data" className="mt-3 space-y-3" aria-label="Import zones">
+              <input type="hidden" name="intent" value="import" />
+              <p className="text-sm text-slate-600">
+                A csv file with the columns postcode, zone and optionally locality, sublocality, region, country (AUSTRALIA when blank). The file
+                replaces the zones of the chosen scope. A zone of <code>-</code> stops the service rating there.
+              </p>
+              <ScopeFields lists={lists} values={values} idPrefix="import" />
+              <div>
+                <label htmlFor="zone-file" className="label">
+                  File
+                </label>
+                <input id="zone-file" name="file" type="file" accept=".csv,text/csv" required className="text-sm" />
+              </div>
+              <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>
+                {navigation.state === "submitting" ? "Importing..." : "Import"}
+              </button>
+            </Form>
+          ) : (
+            <p className="mt-3 text-sm text-slate-600">Your privilege level does not allow this</p>
+          )}
+        </details>
+        <details className="card">
+          <summary className="cursor-pointer font-semibold">Export zones</summary>
+          <Form method="post" reloadDocument className="mt-3 space-y-3" aria-label="Export zones">
+            <input type="hidden" name="intent" value="export" />
+            <ScopeFields lists={lists} values={values} idPrefix="export" />
+            <button type="submit" className="btn">
+              Export csv
+            </button>
+          </Form>
+        </details>
+      </div>
+
+      {page && (
+        <section className="card" aria-label="Zones">
+          <p className="mb-2 text-sm text-slate-600">
+            {page.total} zone row(s), page {page.page} of {page.pages}
+          </p>
+          {page.zones.length === 0 ? (
+            <p className="text-sm text-slate-500">There are no zones to display.</p>
+          ) : (
+            <table className="w-full text-sm">
+              <thead className="text-left text-slate-500">
+                <tr>
+                  <th className="py-1">Postcode</th>
+                  <th>Locality</th>
+                  <th>Region</th>
+                  <th>Country</th>
+                  <th>Zone</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.zones.map((z) => (
+                  <tr key={z.id} className="border-t border-slate-100">
+                    <td className="py-1">{z.postcode}</td>
+                    <td>{z.locality ?? "All"}</td>
+                    <td>{z.region}</td>
+                    <td>{z.country}</td>
+                    <td className="font-mono">{z.code}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <div className="mt-3 flex gap-2">
+            {page.page > 1 && (
+              <Link to={pageHref(page.page - 1)} className="btn">
+                Previous
+              </Link>
+            )}
+            {page.page < page.pages && (
+              <Link to={pageHref(page.page + 1)} className="btn">
+                Next
+              </Link>
+            )}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requireApiUser } from "~/modules/auth/guard.server";
+import { rateConsignment } from "~/modules/rating/rating.server";
+import { api, assertMethod, readBody } from "~/utils/http.server";
+
+/** POST /api/carrier_selection: the rate response of spec 1 section 3 for every service of the site. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return api(async () => {
+    assertMethod(request, "POST");
+    const { user } = await requireApiUser(context, request);
+    return rateConsignment(context.db, user, await readBody(request));
+  });
+}
+
+export function loader() {
+  return Response.json({ errors: { base: ["Use POST to rate a consignment."] } }, { status: 405, headers: { Allow: "POST" } });
+}
