@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { migrateDatabase, openDatabase } from "./db/client.server";
 import { seedDemoIfEmpty } from "./db/seed/demo";
+import { loadLocalities } from "./db/seed/localities";
 import { createMailer } from "./app/modules/mail/mailer.server";
 import { env } from "./app/utils/env.server";
 import { createQueue } from "./queues/queue.server";
@@ -17,6 +18,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DIR });
 await migrateDatabase(database);
+const loaded = await loadLocalities(database.db);
+if (Object.keys(loaded).length) console.log(`Loaded localities: ${JSON.stringify(loaded)}`);
 if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) console.log("Loaded the demo data.");
 
 const mailer = createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });

@@ -96,6 +96,12 @@ export const openApiDocument = {
     },
     "/api/customers/{id}/site_services/search": { post: { summary: "Site services { site_codes, group_by }", parameters: [idParam("id")], responses: ok("{ site_services }") } },
     "/api/customers/{id}/site_services/delete": { post: { summary: "Remove site services { ids }", parameters: [idParam("id")], responses: ok("{ deleted }") } },
+    "/api/address_selection/search_locality": {
+      get: { summary: "Locality typeahead ?query&country: 6 places at most, from 3 characters", responses: ok("{ localities }") },
+    },
+    "/api/localities": { get: { summary: "Places of a postcode ?query&type=postcode&country", responses: ok("{ localities }") } },
+    "/api/address_selection": { get: { summary: "?query&type=recipient|site|postcode&country: addresses", responses: ok("{ addresses }") } },
+    "/api/localities/import": { post: { summary: "CSV of localities (country, locality, sublocality, postcode, region, latitude, longitude); staff", responses: ok("{ created, updated, skipped }") } },
     "/api/openapi.json": { get: { summary: "This document", responses: ok("OpenAPI 3.1") } },
   },
 } as const;

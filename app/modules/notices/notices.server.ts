@@ -5,7 +5,8 @@ import { noticeReceipts, notices } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { notFound } from "../../utils/errors";
 
-export const NOTICES_PAGE_SIZE = 20;
+export { NOTICES_PAGE_SIZE } from "./constants";
+import { NOTICES_PAGE_SIZE } from "./constants";
 
 /** Rich text allowed in a notice; everything else (scripts, handlers, styles, remote images) is dropped. */
 export function sanitizeNoticeHtml(html: string): string {

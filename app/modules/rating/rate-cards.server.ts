@@ -4,23 +4,9 @@ import type { DbOrTx } from "../../../db/client.server";
 import { carriers, rateLanes, services, zones } from "../../../db/schema";
 import { AppError } from "../../utils/errors";
 import { parseCsv, toCsv } from "../../utils/csv.server";
+import { RATE_CARD_COLUMNS } from "./csv-columns";
 
-/** The rate card template (docs/rate-card-template.md): one lane a line. */
-export const RATE_CARD_COLUMNS = [
-  "carrier_code",
-  "service_code",
-  "rate_code",
-  "from_zone",
-  "to_zone",
-  "basic",
-  "per_kg",
-  "per_item",
-  "minimum",
-  "transit_days",
-  "cubic_factor",
-  "effective_from",
-  "som",
-] as const;
+
 const REQUIRED = RATE_CARD_COLUMNS.filter((c) => c !== "som");
 
 const money = (name: string) =>

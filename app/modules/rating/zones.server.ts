@@ -7,9 +7,9 @@ import { createJobRow, updateJobRow } from "../jobs/jobs.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseCsv, toCsv } from "../../utils/csv.server";
 import { parseOrThrow } from "../../utils/validation";
+import { ZONE_COLUMNS } from "./csv-columns";
 import { resolveCodes } from "./reference.server";
 
-export const ZONE_COLUMNS = ["postcode", "locality", "sublocality", "region", "country", "zone"] as const;
 export const PRIVILEGE_MESSAGE = "Your privilege level does not allow this";
 const STEP_DEFAULT = 1000;
 

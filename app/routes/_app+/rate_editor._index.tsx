@@ -4,7 +4,8 @@ import { Alerts, type Alert } from "~/components/Alerts";
 import { requireUser } from "~/modules/auth/guard.server";
 import { listFuelLevies, saveFuelLevy } from "~/modules/rating/fuel-levies.server";
 import { referenceLists } from "~/modules/rating/lookups.server";
-import { RATE_CARD_COLUMNS, deleteRateCards, exportRateCards, importRateCard, listRateCardFiles } from "~/modules/rating/rate-cards.server";
+import { RATE_CARD_COLUMNS } from "~/modules/rating/csv-columns";
+import { deleteRateCards, exportRateCards, importRateCard, listRateCardFiles } from "~/modules/rating/rate-cards.server";
 import { AppError } from "~/utils/errors";
 import { MAX_UPLOAD_BYTES, toCsv } from "~/utils/csv.server";
 
