@@ -125,6 +125,20 @@ describe("GET /api/localities and /api/address_selection", () => {
   });
 });
 
+describe("GET /api/next_business_day", () => {
+  it("answers the next business day of the state, and validates its input", async () => {
+    const c = await signedIn();
+    expect((await c.json("/api/next_business_day?country=AUSTRALIA&region=VIC&date=2026-11-02")).body).toEqual({ date: "2026-11-04" });
+    expect((await c.json("/api/next_business_day?country=AUSTRALIA&region=NSW&date=2026-11-02")).body).toEqual({ date: "2026-11-03" });
+    expect((await c.json("/api/next_business_day?country=NEW%20ZEALAND&date=2026-02-05")).body).toEqual({ date: "2026-02-09" });
+    const bad = await c.json<{ errors: Record<string, string[]> }>("/api/next_business_day?country=AUSTRALIA&region=XX&date=2026-13-40");
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(["date"]);
+    const badRegion = await c.json<{ errors: Record<string, string[]> }>("/api/next_business_day?country=AUSTRALIA&region=XYZ&date=2026-11-02");
+    expect(badRegion.body.errors.region).toEqual(["Region must be one of VIC, NSW, QLD, NT, WA, SA, TAS, ACT"]);
+  });
+});
+
 describe("POST /api/localities/import", () => {
   it("adds and updates good lines and reports every skipped line by number", async () => {
     const admin = await signedIn("admin@example.com");

@@ -47,8 +47,9 @@ export const canViewNotifications = (u: AccessSubject) => u.role === "devs" || u
 /** The consignment information button: admin, super_admin and devs. */
 export const canSeeConsignmentInformation = canViewNotifications;
 
-/** Zones may be saved by admin, super_admin or devs. */
+/** Zones may be saved by admin, super_admin or devs; the same rule guards site service updates. */
 export const canSaveZones = canViewNotifications;
+export const canUpdateSiteServices = canSaveZones;
 
 /** Charge account of a failed despatch: admin or super admin (devs count as super admin). */
 export const canEditFailedChargeAccount = (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u);

@@ -1,27 +1,20 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
-import { carrierAccounts, carriers, customers, services, siteServices, sites } from "../../../db/schema";
+import { carrierAccounts, carriers, services, siteServices, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { forbiddenMessage } from "../auth/guard.server";
-import { isAdmin } from "../auth/roles";
-import { AppError, notFound } from "../../utils/errors";
+import { canUpdateSiteServices } from "../auth/roles";
+import { customerForStaff } from "../tenancy/customers.server";
+import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 
-/** Viewing is for the team; changing needs admin, super_admin or devs (spec 2: admin only, with a permission). */
-const mayUpdate = (u: CurrentUser) => u.role === "admin" || u.role === "super_admin" || u.role === "devs";
 
-async function customerFor(db: DbOrTx, user: CurrentUser, customerId: number) {
-  if (!isAdmin(user)) throw new AppError("forbidden", forbiddenMessage(user));
-  const [customer] = await db.select().from(customers).where(eq(customers.id, customerId));
-  if (!customer) throw notFound("Customer");
-  return customer;
-}
 
 const codes = z.preprocess((v) => (typeof v === "string" ? v.split(",").filter(Boolean) : v), z.array(z.string().trim()).default([]));
 
 export async function searchSiteServices(db: DbOrTx, user: CurrentUser, customerId: number, raw: unknown = {}) {
-  await customerFor(db, user, customerId);
+  await customerForStaff(db, user, customerId);
   const f = parseOrThrow(z.object({ site_codes: codes, service_codes: codes, group_by: z.enum(["site", "service"]).default("site") }), raw ?? {});
   const rows = await db
     .select({ ss: siteServices, site: sites, service: services, carrier: carriers, account: carrierAccounts })
@@ -72,8 +65,9 @@ const rowSchema = z.object({
 
 /** Assigns carrier services to sites (or updates the assignment), in one transaction. */
 export async function saveSiteServices(db: DbOrTx, user: CurrentUser, customerId: number, raw: unknown) {
-  await customerFor(db, user, customerId);
-  if (!mayUpdate(user)) throw new AppError("forbidden", forbiddenMessage(user));
+  await customerForStaff(db, user, customerId);
+  // viewing is for the team; changing needs admin, super_admin or devs (spec 2: admin only, with a permission)
+  if (!canUpdateSiteServices(user)) throw new AppError("forbidden", forbiddenMessage(user));
   const body = raw && typeof raw === "object" && "site_services" in raw ? raw : { site_services: [raw] };
   const { site_services } = parseOrThrow(z.object({ site_services: z.array(rowSchema).min(1, "Nothing to save") }), body);
   return db.transaction(async (tx) => {
@@ -115,8 +109,9 @@ export async function saveSiteServices(db: DbOrTx, user: CurrentUser, customerId
 }
 
 export async function deleteSiteServices(db: DbOrTx, user: CurrentUser, customerId: number, raw: unknown) {
-  await customerFor(db, user, customerId);
-  if (!mayUpdate(user)) throw new AppError("forbidden", forbiddenMessage(user));
+  await customerForStaff(db, user, customerId);
+  // viewing is for the team; changing needs admin, super_admin or devs (spec 2: admin only, with a permission)
+  if (!canUpdateSiteServices(user)) throw new AppError("forbidden", forbiddenMessage(user));
   const { ids } = parseOrThrow(z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, "Choose what to delete") }), raw);
   const own = await db
     .select({ id: siteServices.id })

@@ -1,10 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
-import { carriers, customers, surchargeSets } from "../../../db/schema";
+import { carriers, surchargeSets } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { forbiddenMessage } from "../auth/guard.server";
-import { isAdmin } from "../auth/roles";
+import { customerForStaff } from "../tenancy/customers.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 
@@ -39,13 +38,6 @@ const setSchema = z.object({
   remote_surcharges: z.array(amountSchema.extend({ tier: z.coerce.number().int().min(1, "Tier must be 1 to 4").max(4, "Tier must be 1 to 4") })).default([]),
 });
 
-/** Surcharge sets are part of a customer's administration: staff only, and the customer must exist. */
-async function customerFor(db: DbOrTx, user: CurrentUser, customerId: number) {
-  if (!isAdmin(user)) throw new AppError("forbidden", forbiddenMessage(user));
-  const [customer] = await db.select().from(customers).where(eq(customers.id, customerId));
-  if (!customer) throw notFound("Customer");
-  return customer;
-}
 
 function toJson(row: typeof surchargeSets.$inferSelect, carrierCode: string) {
   return {
@@ -67,7 +59,7 @@ function toJson(row: typeof surchargeSets.$inferSelect, carrierCode: string) {
 export type SurchargeSetJson = ReturnType<typeof toJson>;
 
 export async function searchSurcharges(db: DbOrTx, user: CurrentUser, customerId: number, raw: unknown = {}) {
-  await customerFor(db, user, customerId);
+  await customerForStaff(db, user, customerId);
   const { carrier_code } = parseOrThrow(z.object({ carrier_code: z.string().optional() }), raw ?? {});
   const rows = await db
     .select({ set: surchargeSets, carrierCode: carriers.code })
@@ -80,7 +72,7 @@ export async function searchSurcharges(db: DbOrTx, user: CurrentUser, customerId
 
 /** Creates or updates sets (by id, else by code) of one customer; all in one transaction. */
 export async function saveSurcharges(db: DbOrTx, user: CurrentUser, customerId: number, raw: unknown) {
-  await customerFor(db, user, customerId);
+  await customerForStaff(db, user, customerId);
   const body = raw && typeof raw === "object" && "surcharge_sets" in raw ? raw : { surcharge_sets: [raw] };
   const { surcharge_sets } = parseOrThrow(z.object({ surcharge_sets: z.array(setSchema).min(1, "Nothing to save") }), body);
   const carrierRows = await db.select({ id: carriers.id, code: carriers.code }).from(carriers);
@@ -120,7 +112,7 @@ export async function saveSurcharges(db: DbOrTx, user: CurrentUser, customerId: 
 }
 
 export async function deleteSurcharges(db: DbOrTx, user: CurrentUser, customerId: number, raw: unknown) {
-  await customerFor(db, user, customerId);
+  await customerForStaff(db, user, customerId);
   const { ids } = parseOrThrow(z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, "Choose what to delete") }), raw);
   const rows = await db
     .delete(surchargeSets)

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { COUNTRIES, jobs, localities, zones } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
+import { canSaveZones } from "../auth/roles";
 import { createJobRow, updateJobRow } from "../jobs/jobs.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseCsv, toCsv } from "../../utils/csv.server";
@@ -46,7 +47,7 @@ interface ImportState {
 
 /** Zone saving and import are for admin, super_admin and devs (spec 2 section 5). */
 function assertMaySave(user: CurrentUser) {
-  if (!(user.role === "admin" || user.role === "super_admin" || user.role === "devs")) throw new AppError("forbidden", PRIVILEGE_MESSAGE);
+  if (!canSaveZones(user)) throw new AppError("forbidden", PRIVILEGE_MESSAGE);
 }
 
 const scopeWhere = (ids: ImportState["ids"]) =>

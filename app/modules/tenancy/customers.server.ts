@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { customers, users } from "../../../db/schema";
 import { customerStatus, loadCurrentUser, type CurrentUser } from "../auth/current-user.server";
 import { forbiddenMessage } from "../auth/guard.server";
-import { canSwitchCustomer } from "../auth/roles";
+import { canSwitchCustomer, isAdmin } from "../auth/roles";
 import { AppError, notFound } from "../../utils/errors";
 
 export interface CustomerListItem {
@@ -35,4 +35,12 @@ export async function switchCustomer(db: DbOrTx, user: CurrentUser, customerId: 
   const reloaded = await loadCurrentUser(db, user.id);
   if (!reloaded) throw notFound("User");
   return reloaded;
+}
+
+/** A customer's administration (surcharges, site services, ...): staff only, and the customer must exist. */
+export async function customerForStaff(db: DbOrTx, user: CurrentUser, customerId: number) {
+  if (!isAdmin(user)) throw new AppError("forbidden", forbiddenMessage(user));
+  const [customer] = await db.select().from(customers).where(eq(customers.id, customerId));
+  if (!customer) throw notFound("Customer");
+  return customer;
 }

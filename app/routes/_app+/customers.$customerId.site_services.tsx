@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { requireUser } from "~/modules/auth/guard.server";
+import { canUpdateSiteServices } from "~/modules/auth/roles";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { deleteSiteServices, saveSiteServices, searchSiteServices } from "~/modules/rating/site-services.server";
 import { AppError } from "~/utils/errors";
@@ -19,8 +20,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       referenceLists(context.db),
     ]);
     const customer = lists.customers.find((c) => c.id === customerId);
-    const mayUpdate = user.role === "admin" || user.role === "super_admin" || user.role === "devs";
-    return { ...result, customer, carriers: lists.carriers, mayUpdate };
+    return { ...result, customer, carriers: lists.carriers, mayUpdate: canUpdateSiteServices(user) };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
