@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database, DbOrTx, SqlExecutor } from "../db/client.server";
+import { jobs } from "../db/schema";
 import { createJobRow, updateJobRow } from "../app/modules/jobs/jobs.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
 import { JOBS, type JobName, type JobPayload } from "./definitions";
@@ -43,6 +44,41 @@ export interface QueueDeps {
   mailer: Mailer;
 }
 
+/**
+ * Runs one delivery of a job. The job row is claimed first (queued or failed -> working in one
+ * statement), so a second or concurrent delivery of the same job does nothing and the first
+ * result stands.
+ */
+export async function runJob(deps: QueueDeps, name: JobName, data: Record<string, unknown>): Promise<"ran" | "skipped"> {
+  const { db } = deps.database;
+  const definition = JOBS[name];
+  const { jobId, ...rest } = data as { jobId?: string };
+  const id = jobId ?? (await createJobRow(db, { name })).id;
+  const [claimed] = await db
+    .update(jobs)
+    .set({ status: "working", message: definition.startMessage ?? null, updatedAt: new Date() })
+    .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "failed"])))
+    .returning({ id: jobs.id });
+  if (!claimed) return "skipped";
+  try {
+    const payload = definition.payload.parse(rest);
+    const info = await definition.run({ db, mailer: deps.mailer }, payload as never, (pct, message) =>
+      updateJobRow(db, id, { pctComplete: Math.round(pct), message }),
+    );
+    await updateJobRow(db, id, {
+      status: "complete",
+      pctComplete: 100,
+      message: definition.doneMessage(info as never),
+      info: info as unknown as Record<string, unknown>,
+    });
+    return "ran";
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await updateJobRow(db, id, { status: "failed", message, errors: [message] });
+    throw error;
+  }
+}
+
 export async function createQueue(deps: QueueDeps): Promise<JobQueue> {
   const { database } = deps;
   const boss =
@@ -74,29 +110,9 @@ export async function createQueue(deps: QueueDeps): Promise<JobQueue> {
     async work() {
       if (working) return;
       working = true;
-      for (const [name, definition] of Object.entries(JOBS)) {
+      for (const name of Object.keys(JOBS) as JobName[]) {
         await boss.work(name, { pollingIntervalSeconds: 1 }, async ([job]) => {
-          const { jobId, ...rest } = job!.data as { jobId?: string };
-          const id = jobId ?? (await createJobRow(database.db, { name })).id;
-          await updateJobRow(database.db, id, { status: "working", message: definition.startMessage });
-          try {
-            const payload = definition.payload.parse(rest);
-            const info = await definition.run(
-              { db: database.db, mailer: deps.mailer },
-              payload as never,
-              (pct, message) => updateJobRow(database.db, id, { pctComplete: Math.round(pct), message }),
-            );
-            await updateJobRow(database.db, id, {
-              status: "complete",
-              pctComplete: 100,
-              message: definition.doneMessage(info as never),
-              info: info as unknown as Record<string, unknown>,
-            });
-          } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            await updateJobRow(database.db, id, { status: "failed", message, errors: [message] });
-            throw error;
-          }
+          await runJob(deps, name, job!.data as Record<string, unknown>);
         });
       }
       for (const [name, definition] of Object.entries(JOBS)) {

@@ -9,7 +9,7 @@ import helmet from "helmet";
 import type { AppServices } from "../app/services.server";
 
 /** Sign-in and password routes (and their single-fetch `.data` twins) share one rate limit per client. */
-export const SIGN_IN_PATHS = /^\/(login|forgot_password|reset_password|users\/(sign_in|forgot_password|edit))(\.data)?\/?$/;
+export const SIGN_IN_PATHS = /^\/(login|forgot_password|reset_password|users\/(sign_in|forgot_password|edit))(\.data)?\/?$/i;
 
 export const TOO_MANY_ATTEMPTS = "Too many attempts. Please wait a few minutes and try again.";
 
@@ -22,7 +22,7 @@ export function signInRateLimiter(options: { limit: number; windowMs: number }) 
     skip: (req) => req.method === "GET" || req.method === "HEAD" || !SIGN_IN_PATHS.test(req.path),
     handler: (req: Request, res: Response) => {
       res.status(429);
-      if (req.path.startsWith("/users/") || req.get("accept")?.includes("application/json")) {
+      if (req.path.toLowerCase().startsWith("/users/") || req.get("accept")?.includes("application/json")) {
         res.json({ errors: { base: [TOO_MANY_ATTEMPTS] } });
       } else {
         res.type("html").send(`<!doctype html><title>Too many attempts</title><p>${TOO_MANY_ATTEMPTS}</p><p><a href="/login">Back to sign in</a></p>`);

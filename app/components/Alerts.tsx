@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 
 export type AlertType = "success" | "info" | "warning" | "error";
 export interface Alert {
@@ -16,12 +16,15 @@ const STYLE: Record<AlertType, string> = {
   error: "border-red-300 bg-red-50 text-red-900",
 };
 
-function AlertItem({ alert, onClose }: { alert: Alert; onClose: () => void }) {
+function AlertItem({ alert, onClose }: { alert: Alert; onClose: (alert: Alert) => void }) {
+  // the timer starts once per alert: re-renders of the page must not restart it
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
     if (alert.type !== "success" && alert.type !== "info") return;
-    const timer = setTimeout(onClose, AUTO_DISMISS_MS);
+    const timer = setTimeout(() => close.current(alert), AUTO_DISMISS_MS);
     return () => clearTimeout(timer);
-  }, [alert, onClose]);
+  }, [alert]);
   return (
     <div
       role={alert.type === "error" || alert.type === "warning" ? "alert" : "status"}
@@ -29,7 +32,7 @@ function AlertItem({ alert, onClose }: { alert: Alert; onClose: () => void }) {
       className={`flex items-start justify-between gap-3 rounded border px-3 py-2 text-sm ${STYLE[alert.type]}`}
     >
       <span>{alert.message}</span>
-      <button type="button" className="text-lg leading-none opacity-60 hover:opacity-100" aria-label="Dismiss" onClick={onClose}>
+      <button type="button" className="text-lg leading-none opacity-60 hover:opacity-100" aria-label="Dismiss" onClick={() => onClose(alert)}>
         ×
       </button>
     </div>
@@ -40,11 +43,12 @@ function AlertItem({ alert, onClose }: { alert: Alert; onClose: () => void }) {
 export function Alerts({ alerts }: { alerts: Alert[] }) {
   const [visible, setVisible] = useState(alerts);
   useEffect(() => setVisible(alerts), [alerts]);
+  const dismiss = useCallback((alert: Alert) => setVisible((v) => v.filter((a) => a !== alert)), []);
   if (!visible.length) return null;
   return (
     <div className="space-y-2" aria-live="polite">
       {visible.map((alert, i) => (
-        <AlertItem key={`${i}-${alert.message}`} alert={alert} onClose={() => setVisible((v) => v.filter((a) => a !== alert))} />
+        <AlertItem key={`${i}-${alert.message}`} alert={alert} onClose={dismiss} />
       ))}
     </div>
   );

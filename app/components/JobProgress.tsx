@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { apiFetch } from "~/utils/api-client";
 
 export interface JobStatusJson {
   status: "queued" | "working" | "complete" | "completed" | "failed";
@@ -31,13 +32,13 @@ export function JobProgress({ jobId, initial, onDone }: { jobId: string; initial
     let stopped = false;
     let timer: ReturnType<typeof setTimeout>;
     async function poll() {
-      const res = await fetch(`/api/job_status/${jobId}`, { headers: { "X-Requested-With": "XMLHttpRequest", Accept: "application/json" } });
+      const res = await apiFetch<JobStatusJson>(`/api/job_status/${jobId}`);
       if (stopped) return;
       if (!res.ok) {
-        setJob({ status: "failed", pct_complete: 0, message: `Could not read the job status (${res.status}).`, errors: [] });
+        setJob({ status: "failed", pct_complete: 0, message: `Could not read the job status: ${res.message}`, errors: [] });
         return;
       }
-      const next = (await res.json()) as JobStatusJson;
+      const next = res.data;
       setJob(next);
       if (next.status === "complete" || next.status === "completed") {
         onDone?.(next);

@@ -1,4 +1,5 @@
 import { data, redirect } from "@remix-run/node";
+import { isSafeLocalPath } from "../modules/auth/roles";
 import { AppError } from "./errors";
 
 /**
@@ -14,6 +15,5 @@ export function throwIfAccessError(error: unknown): void {
 
 /** A local path to go back to after a form post, never another origin. */
 export function safeRedirectPath(value: FormDataEntryValue | null | undefined, fallback: string): string {
-  const path = typeof value === "string" ? value : "";
-  return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : fallback;
+  return typeof value === "string" && isSafeLocalPath(value) ? value : fallback;
 }

@@ -46,8 +46,10 @@ export const localities = pgTable(
   (t) => [
     // locality typeahead: "starts with" on the name within a country (text_pattern_ops serves LIKE 'abc%')
     index("localities_country_name_idx").on(t.country, sql`lower(${t.locality}) text_pattern_ops`),
-    // postcode typeahead and lookups by postcode
-    index("localities_country_postcode_idx").on(t.country, t.postcode),
+    // NZ suburb typeahead (the name search ORs locality and sublocality; both need an index)
+    index("localities_country_sublocality_idx").on(t.country, sql`lower(${t.sublocality}) text_pattern_ops`),
+    // postcode typeahead ("starts with") and lookups by postcode (text_pattern_ops serves both)
+    index("localities_country_postcode_idx").on(t.country, sql`${t.postcode} text_pattern_ops`),
     // one row per place: imports upsert on it
     uniqueIndex("localities_place_key").on(t.country, t.postcode, sql`lower(${t.locality})`, sql`coalesce(lower(${t.sublocality}), '')`),
   ],

@@ -25,6 +25,8 @@ describe("POST /users/sign_in", () => {
     expect(status).toBe(200);
     expect(body.redirect).toBe("/");
     expect(body.user).toMatchObject({ email: "despatcher@example.com", full_name: "Dana Despatcher", roles: [{ name: "despatcher" }] });
+    // the user and the redirect only: never the API token
+    expect(Object.keys(body).sort()).toEqual(["redirect", "user"]);
     const cookie = res.headers.getSetCookie().find((x) => x.startsWith("fd_session="))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
@@ -161,6 +163,26 @@ describe("sessions", () => {
     expect((await c.json("/api/users/current")).status).toBe(401);
   });
 
+  it("end, with their tokens, when the user is locked or the user's customer is disabled", async () => {
+    const locked = await createUser(server.db, acmeId, { email: "tobelocked@example.com", authenticationToken: "tok-locked" });
+    const c = client();
+    await c.signIn(locked.email);
+    const bot = new Client(server.url, "tok-locked");
+    expect((await bot.json("/api/users/current")).status).toBe(200);
+    await server.db.update(users).set({ lockedAt: new Date() }).where(eq(users.id, locked.id));
+    expect((await c.json("/api/users/current")).status).toBe(401);
+    expect((await bot.json("/api/users/current")).status).toBe(401);
+
+    const [old] = await server.db.select().from(customers).where(eq(customers.code, "OLDCO"));
+    await server.db.update(customers).set({ disabled: false }).where(eq(customers.id, old!.id));
+    const former = await createUser(server.db, old!.id, { email: "soon-disabled@example.com", authenticationToken: "tok-former" });
+    const f = client();
+    await f.signIn(former.email);
+    await server.db.update(customers).set({ disabled: true }).where(eq(customers.id, old!.id));
+    expect((await f.json("/api/users/current")).status).toBe(401);
+    expect((await new Client(server.url, "tok-former").json("/api/users/current")).status).toBe(401);
+  });
+
   it("end at sign-out (DELETE /users/custom_sign_out) and when the user is disabled", async () => {
     const c = client();
     await c.signIn("devs@example.com");
@@ -255,6 +277,27 @@ describe("forgot password", () => {
       form: { token, password: "Reset-pass-90", password_confirmation: "Reset-pass-90" },
     });
     expect(await again.text()).toContain("This reset link is invalid or has expired.");
+  });
+
+  it("a link works for one of two simultaneous resets, and any password change voids older links", async () => {
+    const u = await createUser(server.db, acmeId, { email: "racer@example.com" });
+    const tokenFrom = async () => {
+      await client().json("/users/forgot_password", { json: { email: u.email } });
+      const [mail] = await storedMessagesFor(server.db, u.email, "Reset your password");
+      return decodeURIComponent(mail!.text.match(/token=([^\s]+)/)![1]!);
+    };
+    const token = await tokenFrom();
+    const attempt = (password: string) => client().request("/reset_password", { form: { token, password, password_confirmation: password } });
+    const results = await Promise.all([attempt("Race-winner-11"), attempt("Race-winner-22")]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 302]);
+
+    const older = await tokenFrom();
+    const c = client();
+    const newest = (await c.signIn(u.email, "Race-winner-11")).status === 200 ? "Race-winner-11" : "Race-winner-22";
+    await c.signIn(u.email, newest);
+    await c.request("/users/edit", { form: { current_password: newest, password: "Changed-pass-33", password_confirmation: "Changed-pass-33" } });
+    const stale = await client().request("/reset_password", { form: { token: older, password: "Stale-link-44", password_confirmation: "Stale-link-44" } });
+    expect(await stale.text()).toContain("This reset link is invalid or has expired.");
   });
 
   it("validates the e-mail (422 JSON) and the form shows the same message", async () => {

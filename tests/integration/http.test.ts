@@ -66,10 +66,10 @@ describe("sign-in rate limit", () => {
     try {
       // one counter per client across the paths: the first POST passes, every later one is limited
       const statuses: number[] = [];
-      for (const path of ["/login", "/login.data", "/forgot_password", "/reset_password", "/users/sign_in", "/users/forgot_password", "/users/edit", "/users/edit.data"]) {
+      for (const path of ["/login", "/LOGIN", "/login.data", "/forgot_password", "/reset_password", "/users/sign_in", "/Users/Sign_in", "/users/forgot_password", "/users/edit", "/users/edit.data"]) {
         statuses.push((await fetch(base + path, { method: "POST" })).status);
       }
-      expect(statuses).toEqual([200, 429, 429, 429, 429, 429, 429, 429]);
+      expect(statuses).toEqual([200, 429, 429, 429, 429, 429, 429, 429, 429, 429]);
       // other routes and GETs are never limited
       expect((await fetch(`${base}/consignments`, { method: "POST" })).status).toBe(200);
     } finally {

@@ -1,6 +1,8 @@
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, passwordResetTokens, sessions, signInAudits } from "../../db/schema";
+import { jobs, passwordResetTokens, sessions, signInAudits, users } from "../../db/schema";
+import { createMailer } from "../../app/modules/mail/mailer.server";
+import { runJob } from "../../queues/queue.server";
 import { seedDemo } from "../../db/seed/demo";
 import { createCustomer, createUser } from "../../db/seed/factories";
 import { createJobRow } from "../../app/modules/jobs/jobs.server";
@@ -93,6 +95,18 @@ describe("background jobs", () => {
     const mine = await s.json<JobJson>(`/api/job_status/${theirs.id}`);
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({ status: "queued", pct_complete: 0, errors: [], info: {} });
+  });
+
+  it("a job delivered twice, or twice at once, runs once and keeps its first result", async () => {
+    const row = await createJobRow(server.db, { name: "maintenance.cleanup" });
+    await server.db.insert(sessions).values({ id: "dup-expired", userId: (await server.db.select().from(users).limit(1))[0]!.id, expiresAt: new Date(Date.now() - 1000) });
+    const deps = { database: server.test.database, mailer: createMailer(server.db, { from: "t@example.com" }) };
+    const outcomes = await Promise.all([runJob(deps, "maintenance.cleanup", { jobId: row.id }), runJob(deps, "maintenance.cleanup", { jobId: row.id })]);
+    expect(outcomes.sort()).toEqual(["ran", "skipped"]);
+    expect(await runJob(deps, "maintenance.cleanup", { jobId: row.id })).toBe("skipped");
+    const [done] = await server.db.select().from(jobs).where(eq(jobs.id, row.id));
+    expect(done!.status).toBe("complete");
+    expect((done!.info as { sessions: number }).sessions).toBeGreaterThanOrEqual(1);
   });
 
   it("refuses an invalid payload at enqueue time, leaving no job behind", async () => {

@@ -201,6 +201,18 @@ describe("notices", () => {
     expect((await cb.json<{ total: number }>("/api/notices")).body.total).toBe(2);
   });
 
+  it("mark all as seen leaves a notice published later unseen", async () => {
+    const u = await createUser(server.db, demo.acme.id, { email: "later@example.com" });
+    await createNotice(server.db, demo.acme.id, { header: "Now", publishTo: [u.id] });
+    const later = await createNotice(server.db, demo.acme.id, { header: "Tomorrow", publishAt: new Date(Date.now() + 86_400_000), publishTo: [u.id] });
+    const { c } = await signedIn(u.email);
+    expect((await c.json<{ marked: number }>("/api/notices/mark_all_as_seen", { method: "POST", json: {} })).body.marked).toBe(1);
+    const { noticeReceipts } = await import("../../db/schema");
+    const { and: both, eq: is } = await import("drizzle-orm");
+    const [receipt] = await server.db.select().from(noticeReceipts).where(both(is(noticeReceipts.noticeId, later.id), is(noticeReceipts.userId, u.id)));
+    expect(receipt!.seen).toBe(false);
+  });
+
   it("cannot touch another user's notice (404)", async () => {
     const other = await createCustomer(server.db, { code: "NOTICECO" });
     const stranger = await createUser(server.db, other.id, { email: "notice-stranger@example.com" });

@@ -136,18 +136,20 @@ export async function requestPasswordReset(
 export async function resetPassword(db: DbOrTx, raw: unknown): Promise<{ userId: number }> {
   const input = parseOrThrow(resetPasswordSchema, raw);
   const now = new Date();
+  // claim the link in one statement, so two requests with it cannot both succeed
   const [row] = await db
-    .select()
-    .from(passwordResetTokens)
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
     .where(
       and(
         eq(passwordResetTokens.id, tokenDigest(input.token)),
         isNull(passwordResetTokens.usedAt),
         gt(passwordResetTokens.expiresAt, now),
       ),
-    );
+    )
+    .returning();
   if (!row) throw new AppError("invalid", "This reset link is invalid or has expired.", { token: ["This reset link is invalid or has expired."] });
-  await db.update(passwordResetTokens).set({ usedAt: now }).where(eq(passwordResetTokens.id, row.id));
+  await voidResetLinks(db, row.userId, now);
   await db
     .update(users)
     .set({ passwordHash: await hashPassword(input.password), passwordResetRequired: false, updatedAt: now })
@@ -173,6 +175,15 @@ export async function changePassword(db: DbOrTx, userId: number, raw: unknown, k
     .set({ passwordHash: await hashPassword(input.password), passwordResetRequired: false, updatedAt: new Date() })
     .where(eq(users.id, userId));
   await destroyUserSessions(db, userId, keepToken);
+  await voidResetLinks(db, userId);
+}
+
+/** After any password change, reset links sent earlier stop working. */
+async function voidResetLinks(db: DbOrTx, userId: number, now = new Date()): Promise<void> {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
 }
 
 export async function deleteOldSignInAudits(db: DbOrTx, now = new Date()): Promise<number> {

@@ -12,6 +12,7 @@ export interface SiteSummary {
   code: string;
   som: "metric" | "imperial";
   country: string;
+  region: string | null;
   csPhoneNumber: string | null;
 }
 
@@ -81,11 +82,16 @@ export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<Curre
     sql`, `,
   )}) and ${users.currentCustomerId} is not null then ${users.currentCustomerId} else ${users.customerId} end`;
   const [row] = await db
-    .select({ user: users, customer: customers })
+    .select({
+      user: users,
+      customer: customers,
+      homeCustomerDisabled: sql<boolean>`(select c.disabled from ${customers} c where c.id = ${users.customerId})`,
+    })
     .from(users)
     .innerJoin(customers, eq(customers.id, workingCustomerId))
     .where(eq(users.id, userId));
-  if (!row || row.user.disabled) return null;
+  // disabled or locked users, and users of a disabled customer, have no access (sessions or tokens)
+  if (!row || row.user.disabled || row.user.lockedAt || row.homeCustomerDisabled) return null;
   const { user, customer } = row;
 
   // Staff see every site of the customer they work in; despatchers only their assigned sites.
@@ -138,6 +144,7 @@ export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<Curre
       code: s.code,
       som: s.som,
       country: s.country,
+      region: s.region,
       csPhoneNumber: s.csPhoneNumber,
     })),
     siteIds: siteRows.map((s) => s.id),

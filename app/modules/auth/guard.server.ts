@@ -38,9 +38,22 @@ export async function requireUser(context: AppLoadContext, request: Request): Pr
   return signed;
 }
 
-/** The message a 403 shows: staff get a personal one (spec 3 section 6), others the normal error. */
+/**
+ * For staff screens (restricted areas): the route access rule already sends others to "/", and
+ * this says so again in the route itself, so a screen never depends on the path check alone.
+ */
+export async function requireStaff(context: AppLoadContext, request: Request): Promise<Signed> {
+  const signed = await requireUser(context, request);
+  if (!isAdmin(signed.user)) throw redirect("/");
+  return signed;
+}
+
+/**
+ * The message a 403 shows: customer_service, admin and super_admin get a personal one (spec 3
+ * section 6, "first role"); other roles get the normal error.
+ */
 export function forbiddenMessage(user: AccessSubject & { firstName: string }): string {
-  return isAdmin(user)
+  return user.role === "customer_service" || user.role === "admin" || user.role === "super_admin"
     ? `Sorry ${user.firstName}, You are not authorised to do that. Please contact tech support if you think you should have access.`
     : "You are not authorised to do that.";
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RoleName } from "../../../db/schema/users";
 import {
+  isSafeLocalPath,
   RESTRICTED_SEGMENTS,
   canAccessPath,
   canEditFailedChargeAccount,
@@ -99,6 +100,13 @@ describe("route access (spec 1 and 3 section 2)", () => {
       }
     }
   });
+  it("matches segments regardless of case and escapes, as the routes do", () => {
+    for (const path of ["/RATE_EDITOR", "/Zones", "/rate%5Feditor", "/Customers/1/surcharges"]) {
+      expect(canAccessPath(as("despatcher"), path)).toBe(false);
+    }
+    expect(canAccessPath(as("despatcher"), "/Bookings")).toBe(false);
+    expect(isPublicPath("/LOGIN")).toBe(true);
+  });
   it("decides by the first segment only (a restricted word later in the path is fine)", () => {
     expect(canAccessPath(as("despatcher"), "/consignment/customers")).toBe(true);
     expect(canAccessPath(as("despatcher"), "/customersx")).toBe(true);
@@ -136,11 +144,21 @@ describe("landing and the wanted path", () => {
   });
   it("refuses open redirects, public paths and paths the user may not open", () => {
     const u = as("despatcher");
-    for (const wanted of ["//evil.example", "https://evil.example", "/\\evil", "/login", "/index_customers", "", null]) {
+    for (const wanted of ["//evil.example", "https://evil.example", "/\\evil", "/\t/evil.example", "/%09/evil.example", "/%2F/evil.example", "/login", "/index_customers", "/INDEX_CUSTOMERS", "", null]) {
       expect(redirectAfterSignIn(u, wanted)).toBe("/");
     }
   });
   it("a FINANCE user whose wanted path is / goes to /invoices_payable", () => {
     expect(redirectAfterSignIn(as("despatcher", { view: "FINANCE" }), "/")).toBe("/invoices_payable");
+  });
+});
+
+describe("safe local paths", () => {
+  it("accepts local paths and refuses anything that could leave the site", () => {
+    expect(isSafeLocalPath("/manifests?from=2026-11-01")).toBe(true);
+    expect(isSafeLocalPath("/consignment/12#items")).toBe(true);
+    for (const bad of ["//evil.example", "/\\evil.example", "/\t/evil.example", "/%09/evil.example", "/%5C/evil.example", "/%2F/evil.example", "https://evil.example", "javascript:alert(1)", "evil", "/\n/x"]) {
+      expect(isSafeLocalPath(bad), bad).toBe(false);
+    }
   });
 });

@@ -89,12 +89,44 @@ export const RESTRICTED_SEGMENTS = [
 /** Paths open without a session. */
 export const PUBLIC_PATHS = ["/login", "/forgot_password", "/reset_password"] as const;
 
+/** The first path segment, lower-cased: routes match regardless of case, so access must too. */
 export function firstSegment(pathname: string): string {
-  return pathname.split("/").filter(Boolean)[0] ?? "";
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // a malformed escape stays as it is
+  }
+  return (path.split("/").filter(Boolean)[0] ?? "").toLowerCase();
+}
+
+/**
+ * A path to redirect to after a form: local to this site only. Refuses other origins, protocol-
+ * relative and backslash forms, and control characters (browsers drop a tab, so "/\t/evil.example"
+ * would become "//evil.example").
+ */
+const unsafeChar = (text: string) => [...text].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 || ch === "\\");
+
+export function isSafeLocalPath(path: string | null | undefined): path is string {
+  if (!path || !path.startsWith("/")) return false;
+  if (unsafeChar(path)) return false;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  if (unsafeChar(decoded) || decoded.startsWith("//")) return false;
+  const base = "http://local.invalid";
+  try {
+    return new URL(path, base).origin === base && !path.startsWith("//");
+  } catch {
+    return false;
+  }
 }
 
 export function isPublicPath(pathname: string): boolean {
-  const clean = pathname.replace(/\/+$/, "") || "/";
+  const clean = pathname.toLowerCase().replace(/\/+$/, "") || "/";
   return (PUBLIC_PATHS as readonly string[]).includes(clean);
 }
 
@@ -122,7 +154,7 @@ export function landingPath(u: AccessSubject): string {
 export function redirectAfterSignIn(u: AccessSubject, wanted: string | null | undefined): string {
   const landing = landingPath(u);
   if (u.passwordResetRequired) return landing;
-  if (!wanted || !wanted.startsWith("/") || wanted.startsWith("//") || wanted.startsWith("/\\")) return landing;
+  if (!isSafeLocalPath(wanted)) return landing;
   if (isPublicPath(wanted.split("?")[0]!)) return landing;
   if (!canAccessPath(u, wanted.split("?")[0]!)) return landing;
   return wanted === "/" ? landing : wanted;

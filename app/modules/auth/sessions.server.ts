@@ -58,13 +58,20 @@ export async function createSession(
 }
 
 /**
- * The user id of a live session, or null. A session ends at its expiry, and, unless it was
- * started with "remember me", after the customer's session_timeout minutes without a request.
+ * The user id of a live session, or null. A session ends at its expiry, when the user is disabled
+ * or locked or their customer disabled, and, unless it was started with "remember me", after the
+ * customer's session_timeout minutes without a request.
  */
 export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<number | null> {
   const id = tokenDigest(token);
   const [row] = await db
-    .select({ session: sessions, userDisabled: users.disabled, customerOptions: customers.options })
+    .select({
+      session: sessions,
+      userDisabled: users.disabled,
+      lockedAt: users.lockedAt,
+      customerDisabled: customers.disabled,
+      customerOptions: customers.options,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(customers, eq(customers.id, users.customerId))
@@ -74,6 +81,8 @@ export async function resolveSession(db: DbOrTx, token: string, now = new Date()
   const idleLimitMs = sessionTimeoutMinutes(row.customerOptions ?? {}) * 60_000;
   const expired =
     row.userDisabled ||
+    row.lockedAt !== null ||
+    row.customerDisabled ||
     session.expiresAt.getTime() <= now.getTime() ||
     (!session.rememberMe && now.getTime() - session.lastSeenAt.getTime() > idleLimitMs);
   if (expired) {

@@ -73,15 +73,26 @@ export async function unseenNoticeCount(db: DbOrTx, user: CurrentUser, now = new
   return Number(n);
 }
 
-/** Marks the given notices (or, with no ids, all of them) as seen for this user only. */
-export async function markNoticesSeen(db: DbOrTx, user: CurrentUser, ids?: number[]): Promise<number> {
-  const where = ids?.length
-    ? and(eq(noticeReceipts.userId, user.id), inArray(noticeReceipts.noticeId, ids))
-    : eq(noticeReceipts.userId, user.id);
+/**
+ * Marks the given notices (or, with no ids, all of them) as seen for this user only; only notices
+ * the user can see now, so one published later still arrives unseen.
+ */
+export async function markNoticesSeen(db: DbOrTx, user: CurrentUser, ids?: number[], now = new Date()): Promise<number> {
+  const visible = db
+    .select({ id: notices.id })
+    .from(notices)
+    .where(and(eq(notices.published, true), lte(notices.publishAt, now), ids?.length ? inArray(notices.id, ids) : undefined));
   const rows = await db
     .update(noticeReceipts)
     .set({ seen: true, updatedAt: new Date() })
-    .where(and(where, eq(noticeReceipts.seen, false)))
+    .where(
+      and(
+        eq(noticeReceipts.userId, user.id),
+        eq(noticeReceipts.seen, false),
+        eq(noticeReceipts.deleted, false),
+        inArray(noticeReceipts.noticeId, visible),
+      ),
+    )
     .returning({ id: noticeReceipts.noticeId });
   return rows.length;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import {
   carrierAccounts,
@@ -8,7 +8,6 @@ import {
   rateLanes,
   services,
   siteServices,
-  sites,
   surchargeSets,
   zones,
 } from "../../../db/schema";
@@ -21,63 +20,87 @@ import { ratingPayloadSchema, type RatingPayload } from "./payload";
 
 type Place = { locality: string; postcode: string; country: string; sublocality?: string | null };
 
-/** A locality of the address, or null: postcode and locality (or NZ sublocality) must name a real place. */
-async function findLocality(db: DbOrTx, place: Place) {
-  const name = place.locality.toLowerCase();
-  const [row] = await db
+/** The localities of both ends in one query: postcode and locality (or NZ sublocality) must name a real place. */
+async function findPlaces(db: DbOrTx, places: Place[]) {
+  const rows = await db
     .select()
     .from(localities)
     .where(
-      and(
-        eq(localities.country, place.country as never),
-        eq(localities.postcode, place.postcode),
-        sql`(lower(${localities.locality}) = ${name} or lower(${localities.sublocality}) = ${name})`,
+      or(
+        ...places.map((p) =>
+          and(
+            eq(localities.country, p.country as never),
+            eq(localities.postcode, p.postcode),
+            sql`(lower(${localities.locality}) = ${p.locality.toLowerCase()} or lower(${localities.sublocality}) = ${p.locality.toLowerCase()})`,
+          ),
+        ),
       ),
-    )
-    .limit(1);
-  return row ?? null;
+    );
+  const match = (p: Place) =>
+    rows.find(
+      (r) =>
+        r.country === p.country &&
+        r.postcode === p.postcode &&
+        (r.locality.toLowerCase() === p.locality.toLowerCase() || r.sublocality?.toLowerCase() === p.locality.toLowerCase()),
+    ) ?? null;
+  return places.map(match);
 }
 
 /**
  * Prices a consignment with every enabled service of the sending site (one of the user's sites).
- * Reads everything the engine needs in a handful of queries, then calls the pure engine.
+ * Reads what the engine needs in three rounds of parallel queries, then calls the pure engine.
  */
 export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
   const p: RatingPayload = parseOrThrow(ratingPayloadSchema, raw);
   const site = user.sites.find((s) => s.code.toLowerCase() === p.site_code.toLowerCase());
   if (!site) throw new AppError("invalid", "Site is not one of yours", { site_code: ["Site is not one of yours"] });
-  const [siteRow] = await db.select({ region: sites.region }).from(sites).where(eq(sites.id, site.id));
 
   const sender: Place = { locality: p.sender_locality, postcode: p.sender_postcode, country: p.sender_country, sublocality: p.sender_sublocality };
   const receiver: Place = { locality: p.receiver_locality, postcode: p.receiver_postcode, country: p.receiver_country, sublocality: p.receiver_sublocality };
-  const [senderPlace, receiverPlace] = await Promise.all([findLocality(db, sender), findLocality(db, receiver)]);
+  // round 1: both places, and the services offered at the site
+  const [[senderPlace, receiverPlace], offered] = await Promise.all([
+    findPlaces(db, [sender, receiver]),
+    db
+      .select({ ss: siteServices, service: services, carrier: carriers, account: carrierAccounts })
+      .from(siteServices)
+      .innerJoin(services, eq(services.id, siteServices.serviceId))
+      .innerJoin(carriers, eq(carriers.id, services.carrierId))
+      .leftJoin(carrierAccounts, eq(carrierAccounts.id, siteServices.carrierAccountId))
+      .where(and(eq(siteServices.siteId, site.id), eq(siteServices.enabled, true))),
+  ]);
   const errors: Record<string, string[]> = {};
   if (!senderPlace) errors.sender_locality = ["Invalid sender locality"];
   if (!receiverPlace) errors.receiver_locality = ["Invalid receiver locality"];
   if (Object.keys(errors).length) throw new AppError("invalid", Object.values(errors)[0]![0]!, errors);
 
-  const offered = await db
-    .select({ ss: siteServices, service: services, carrier: carriers, account: carrierAccounts })
-    .from(siteServices)
-    .innerJoin(services, eq(services.id, siteServices.serviceId))
-    .innerJoin(carriers, eq(carriers.id, services.carrierId))
-    .leftJoin(carrierAccounts, eq(carrierAccounts.id, siteServices.carrierAccountId))
-    .where(and(eq(siteServices.siteId, site.id), eq(siteServices.enabled, true)));
   const eligible = offered.filter((o) => (p.return_type ? o.service.eligibleForReturns : o.service.eligibleForOutbounds));
   const hasDg = p.items.some((i) => i.dangerous_goods);
   const usable = eligible.filter((o) => !(hasDg && o.service.dangerousGoodsProhibited));
   if (usable.length === 0) return { carriers: [], selected_index: null, rule_applied: null };
 
   const carrierIds = [...new Set(usable.map((o) => o.carrier.id))];
-  const zoneRows = await db
-    .select()
-    .from(zones)
-    .where(
-      and(
-        inArray(zones.carrierId, carrierIds),
-        sql`((${zones.country} = ${sender.country} and ${zones.postcode} = ${sender.postcode}) or (${zones.country} = ${receiver.country} and ${zones.postcode} = ${receiver.postcode}))`,
+  // round 2: zone rows of both places, the levies in force and the customer's surcharge sets
+  const [zoneRows, levies, sets] = await Promise.all([
+    db
+      .select()
+      .from(zones)
+      .where(
+        and(
+          inArray(zones.carrierId, carrierIds),
+          sql`((${zones.country} = ${sender.country} and ${zones.postcode} = ${sender.postcode}) or (${zones.country} = ${receiver.country} and ${zones.postcode} = ${receiver.postcode}))`,
+        ),
       ),
-    );
+    db
+      .selectDistinctOn([fuelLevies.carrierId])
+      .from(fuelLevies)
+      .where(and(inArray(fuelLevies.carrierId, carrierIds), lte(fuelLevies.effectiveFrom, p.despatch_date)))
+      .orderBy(fuelLevies.carrierId, desc(fuelLevies.effectiveFrom)),
+    db
+      .select({ set: surchargeSets, carrierCode: carriers.code })
+      .from(surchargeSets)
+      .innerJoin(carriers, eq(carriers.id, surchargeSets.carrierId))
+      .where(and(eq(surchargeSets.customerId, user.customer.id), inArray(surchargeSets.carrierId, carrierIds))),
+  ]);
   const candidatesFor = (carrierId: number, place: Place): ZoneCandidate[] =>
     zoneRows.filter((z) => z.carrierId === carrierId && z.country === place.country && z.postcode === place.postcode);
 
@@ -90,7 +113,7 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
     };
   });
 
-  // the lane in force on the despatch date for each service's card and zone pair
+  // round 3: the lane in force on the despatch date for each service's card and zone pair
   const wanted = withZones.filter((o) => o.ss.rateCode && o.fromZone && o.toZone && o.fromZone !== "-" && o.toZone !== "-");
   const lanes = wanted.length
     ? await db
@@ -107,17 +130,6 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
         )
         .orderBy(rateLanes.serviceId, rateLanes.rateCode, rateLanes.fromZone, rateLanes.toZone, desc(rateLanes.effectiveFrom))
     : [];
-  const levies = await db
-    .selectDistinctOn([fuelLevies.carrierId])
-    .from(fuelLevies)
-    .where(and(inArray(fuelLevies.carrierId, carrierIds), lte(fuelLevies.effectiveFrom, p.despatch_date)))
-    .orderBy(fuelLevies.carrierId, desc(fuelLevies.effectiveFrom));
-  const sets = await db
-    .select({ set: surchargeSets, carrierCode: carriers.code })
-    .from(surchargeSets)
-    .innerJoin(carriers, eq(carriers.id, surchargeSets.carrierId))
-    .where(and(eq(surchargeSets.customerId, user.customer.id), inArray(surchargeSets.carrierId, carrierIds)));
-
   const options: ServiceOption[] = withZones.map((o) => {
     const laneRow = lanes.find((l) => l.serviceId === o.service.id && l.rateCode === o.ss.rateCode && l.fromZone === o.fromZone && l.toZone === o.toZone);
     const lane: Lane | null = laneRow
@@ -192,6 +204,6 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
       oversizedSurcharges: set.oversizedSurcharges,
       remoteSurcharges: set.remoteSurcharges,
     })),
-    estimateDelivery: (date, days) => addBusinessDays(date, days, sender.country, siteRow?.region ?? undefined),
+    estimateDelivery: (date, days) => addBusinessDays(date, days, sender.country, site.region),
   });
 }

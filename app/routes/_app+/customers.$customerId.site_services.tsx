@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
-import { requireUser } from "~/modules/auth/guard.server";
+import { requireStaff } from "~/modules/auth/guard.server";
 import { canUpdateSiteServices } from "~/modules/auth/roles";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { deleteSiteServices, saveSiteServices, searchSiteServices } from "~/modules/rating/site-services.server";
@@ -11,7 +11,7 @@ import { throwIfAccessError } from "~/utils/ui.server";
 export const meta: MetaFunction = () => [{ title: "Carriers & Services · FreightDesk" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   const url = new URL(request.url);
   try {
     const customerId = Number(params.customerId);
@@ -28,7 +28,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   const f = Object.fromEntries(await request.formData()) as Record<string, string>;
   try {
     if (f.intent === "delete") {

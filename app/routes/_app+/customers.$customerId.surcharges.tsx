@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
-import { requireUser } from "~/modules/auth/guard.server";
+import { requireStaff } from "~/modules/auth/guard.server";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { deleteSurcharges, saveSurcharges, searchSurcharges, type SurchargeSetJson } from "~/modules/rating/surcharges.server";
 import { AppError } from "~/utils/errors";
@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Surcharges · FreightDesk" }]
 const customerIdOf = (params: Record<string, string | undefined>) => Number(params.customerId);
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   try {
     const [{ surcharge_sets }, lists] = await Promise.all([searchSurcharges(context.db, user, customerIdOf(params)), referenceLists(context.db)]);
     const customer = lists.customers.find((c) => c.id === customerIdOf(params));
@@ -63,7 +63,7 @@ function setFromForm(f: FormData) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   const f = await request.formData();
   try {
     if (f.get("intent") === "delete") {

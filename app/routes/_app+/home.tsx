@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, u
 import { useState } from "react";
 import { z } from "zod";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { apiFetch } from "~/utils/api-client";
 import { JobProgress } from "~/components/JobProgress";
 import { authorize, requireUser } from "~/modules/auth/guard.server";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
@@ -127,13 +128,9 @@ function ViewChooser({ userId, view }: { userId: number; view: "DESPATCHER" | "F
         onSubmit={async (event) => {
           // With JavaScript the choice is saved through the /api call; the form post is the fallback.
           event.preventDefault();
-          const res = await fetch(`/api/update_user_options/${userId}`, {
-            method: "PUT",
-            headers: { "Content-Type": "application/json", Accept: "application/json", "X-Requested-With": "XMLHttpRequest" },
-            body: JSON.stringify({ options: { view: value } }),
-          });
+          const res = await apiFetch(`/api/update_user_options/${userId}`, { method: "PUT", json: { options: { view: value } } });
           if (res.ok) navigate(value === "FINANCE" ? "/invoices_payable" : "/home");
-          else setError("Could not save the view. Please try again.");
+          else setError(`Could not save the view. ${res.message}`);
         }}
       >
         <input type="hidden" name="intent" value="set_view" />
@@ -170,11 +167,8 @@ function NoticesList({ notices, total }: { notices: NoticeJson[]; total: number 
     // Lazily fetch the next page in place; the link is the fallback without JavaScript.
     event.preventDefault();
     setLoading(true);
-    const res = await fetch(`/api/notices?limit=${NOTICES_PAGE_SIZE}&offset=${all.length}`, { headers: { Accept: "application/json" } });
-    if (res.ok) {
-      const page = (await res.json()) as { notices: NoticeJson[] };
-      setExtra((e) => [...e, ...page.notices]);
-    }
+    const res = await apiFetch<{ notices: NoticeJson[] }>(`/api/notices?limit=${NOTICES_PAGE_SIZE}&offset=${all.length}`);
+    if (res.ok) setExtra((e) => [...e, ...res.data.notices]);
     setLoading(false);
   }
 
@@ -194,7 +188,8 @@ function NoticesList({ notices, total }: { notices: NoticeJson[]; total: number 
                   <h3 className={`text-sm ${n.seen ? "" : "font-semibold"}`}>{n.header}</h3>
                   <p className="text-xs text-slate-500">{new Date(n.publish_at).toLocaleDateString("en-AU")}</p>
                 </div>
-                <Form method="post">
+                {/* a notice loaded by "More notices" lives in this list's state: drop it here too */}
+                <Form method="post" onSubmit={() => setExtra((e) => e.filter((x) => x.id !== n.id))}>
                   <input type="hidden" name="intent" value="delete_notice" />
                   <input type="hidden" name="notice_id" value={n.id} />
                   <button type="submit" className="text-sm text-red-700 hover:underline" aria-label={`Delete notice ${n.header}`}>

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
-import { requireUser } from "~/modules/auth/guard.server";
+import { requireStaff } from "~/modules/auth/guard.server";
 import { listFuelLevies, saveFuelLevy } from "~/modules/rating/fuel-levies.server";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { RATE_CARD_COLUMNS } from "~/modules/rating/csv-columns";
@@ -12,7 +12,7 @@ import { MAX_UPLOAD_BYTES, toCsv } from "~/utils/csv.server";
 export const meta: MetaFunction = () => [{ title: "Rate editor · FreightDesk" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(context, request);
+  await requireStaff(context, request);
   const [files, levies, lists] = await Promise.all([listRateCardFiles(context.db), listFuelLevies(context.db), referenceLists(context.db)]);
   return { files, levies, carriers: lists.carriers };
 }
@@ -23,7 +23,7 @@ const csvResponse = (csv: string, filename: string) =>
 type Outcome = { alerts: Alert[]; lineErrors: Array<[string, string[]]> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireUser(context, request);
+  await requireStaff(context, request);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
     return data<Outcome>({ alerts: [{ type: "error", message: "The file is larger than 10 MB." }], lineErrors: [] }, { status: 422 });
   }

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts } from "~/components/Alerts";
-import { requireUser } from "~/modules/auth/guard.server";
+import { requireStaff } from "~/modules/auth/guard.server";
 import type { Rate } from "~/modules/rating/engine";
 import { rateConsignment } from "~/modules/rating/rating.server";
 import { AppError } from "~/utils/errors";
@@ -11,13 +11,13 @@ export const meta: MetaFunction = () => [{ title: "Price check · FreightDesk" }
 const LINES = 3;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   return { sites: user.sites, customer: user.customer.name, today: new Date().toISOString().slice(0, 10) };
 }
 
 /** Staff type in a consignment and see every service's price with its full breakdown. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   const f = Object.fromEntries(await request.formData()) as Record<string, string>;
   const items = Array.from({ length: LINES }, (_, i) => ({
     quantity: f[`items.${i}.quantity`],

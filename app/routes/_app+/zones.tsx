@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Alerts } from "~/components/Alerts";
 import { ScopeFields } from "~/components/ScopeFields";
-import { requireUser } from "~/modules/auth/guard.server";
+import { requireStaff } from "~/modules/auth/guard.server";
 import { canSaveZones } from "~/modules/auth/roles";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { exportZones, importZones, listZones } from "~/modules/rating/zones.server";
@@ -19,7 +19,7 @@ const scopeFrom = (params: URLSearchParams | FormData) => ({
 });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   const url = new URL(request.url);
   const lists = await referenceLists(context.db);
   const scope = scopeFrom(url.searchParams);
@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type ImportResult = Awaited<ReturnType<typeof importZones>>;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { user } = await requireUser(context, request);
+  const { user } = await requireStaff(context, request);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
     return data({ error: "The file is larger than 10 MB.", result: null as ImportResult | null }, { status: 422 });
   }

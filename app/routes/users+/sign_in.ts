@@ -18,7 +18,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const user = await loadCurrentUser(context.db, signed.userId);
     if (!user) throw notFound("User");
     return Response.json(
-      { user: currentUserJson(user), redirect: redirectAfterSignIn(user, redirectTo), authentication_token: user.authenticationToken },
+      { user: currentUserJson(user), redirect: redirectAfterSignIn(user, redirectTo) },
       { headers: { "Set-Cookie": sessionCookie(signed.token, { rememberMe: signed.rememberMe, secure: isSecureRequest(request) }) } },
     );
   });
