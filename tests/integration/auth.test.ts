@@ -300,6 +300,18 @@ describe("forgot password", () => {
     expect(await stale.text()).toContain("This reset link is invalid or has expired.");
   });
 
+  it("staff read stored e-mail on the mailbox page; others are sent to /", async () => {
+    await client().json("/users/forgot_password", { json: { email: "superdespatcher@example.com" } });
+    const staff = client();
+    await staff.signIn("customerservice@example.com");
+    const page = await (await staff.request("/mailbox")).text();
+    expect(page).toContain("Reset your password");
+    expect(page).toContain("superdespatcher@example.com");
+    const d = client();
+    await d.signIn("despatcher@example.com");
+    expect((await d.request("/mailbox")).headers.get("location")).toBe("/");
+  });
+
   it("validates the e-mail (422 JSON) and the form shows the same message", async () => {
     const bad = await client().json<{ errors: Record<string, string[]> }>("/users/forgot_password", { json: { email: "x" } });
     expect(bad.status).toBe(422);

@@ -69,6 +69,8 @@ export const homeButtons = {
   myob: (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u),
   editCustomers: isAdmin,
   editCarriers: isAdmin,
+  /** e-mail stored when no SMTP is configured (DESIGN section 1) */
+  mailbox: isAdmin,
 } satisfies Record<string, (u: AccessSubject) => boolean>;
 
 /** First path segments reserved to devs, super_admin, admin and customer_service. */

@@ -42,3 +42,8 @@ export async function storedMessagesFor(db: DbOrTx, to: string, subject?: string
     .where(subject ? and(eq(mailMessages.to, to.toLowerCase()), eq(mailMessages.subject, subject)) : eq(mailMessages.to, to.toLowerCase()))
     .orderBy(desc(mailMessages.createdAt), desc(mailMessages.id));
 }
+
+/** The newest stored messages, for the staff mailbox page. */
+export async function latestMessages(db: DbOrTx, limit = 100) {
+  return db.select().from(mailMessages).orderBy(desc(mailMessages.createdAt), desc(mailMessages.id)).limit(limit);
+}

@@ -36,7 +36,7 @@ describe("navigation by view (spec 1 section 2)", () => {
   });
   it("admin buttons follow their role rules", () => {
     expect(adminButtons({ role: "despatcher" })).toEqual([]);
-    expect(labels(adminButtons({ role: "customer_service" }))).toEqual(["Edit Customers", "Edit Carriers", "Zones", "Rate Editor"]);
+    expect(labels(adminButtons({ role: "customer_service" }))).toEqual(["Edit Customers", "Edit Carriers", "Zones", "Rate Editor", "Mailbox"]);
     expect(labels(adminButtons({ role: "admin" }))).toEqual([
       "Edit Customers",
       "Edit Carriers",
@@ -46,6 +46,7 @@ describe("navigation by view (spec 1 section 2)", () => {
       "Manage Tracking",
       "Branding",
       "MYOB",
+      "Mailbox",
     ]);
     expect(labels(adminButtons({ role: "super_admin" }))).toContain("Notification Types");
   });

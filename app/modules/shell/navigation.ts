@@ -60,6 +60,7 @@ export function adminButtons(u: AccessSubject): NavLink[] {
     ["manageTracking", { to: "/manage_tracking", label: "Manage Tracking" }],
     ["branding", { to: "/branding", label: "Branding" }],
     ["myob", { to: "/myob", label: "MYOB" }],
+    ["mailbox", { to: "/mailbox", label: "Mailbox" }],
   ];
   return all.filter(([rule]) => homeButtons[rule](u)).map(([, link]) => link);
 }

@@ -1,0 +1,42 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { requireStaff } from "~/modules/auth/guard.server";
+import { latestMessages } from "~/modules/mail/mailer.server";
+
+export const meta: MetaFunction = () => [{ title: "Mailbox · FreightDesk" }];
+
+/** E-mail the product stored instead of sending (no SMTP_URL): staff read it here. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(context, request);
+  const messages = await latestMessages(context.db);
+  return {
+    transport: context.mailer.transport,
+    messages: messages.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, at: m.createdAt.toISOString() })),
+  };
+}
+
+export default function Mailbox() {
+  const { transport, messages } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <h1 className="text-xl font-semibold">Mailbox</h1>
+      <p className="text-sm text-slate-600">
+        {transport === "smtp"
+          ? "E-mail is sent through SMTP; this list shows only messages stored before SMTP was configured."
+          : "No SMTP server is configured, so every e-mail the product sends is kept here instead (newest first, 100 at most)."}
+      </p>
+      {messages.length === 0 ? (
+        <p className="text-sm text-slate-500">There are no messages to display.</p>
+      ) : (
+        messages.map((m) => (
+          <article key={m.id} className="card" aria-label={m.subject} data-testid="mail-message">
+            <header className="text-sm">
+              <span className="font-semibold">{m.subject}</span> · to {m.to} · {new Date(m.at).toLocaleString("en-AU")}
+            </header>
+            <pre className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{m.text}</pre>
+          </article>
+        ))
+      )}
+    </div>
+  );
+}
