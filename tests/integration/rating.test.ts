@@ -218,6 +218,37 @@ describe("zone import and export", () => {
     await server.db.insert(zones).values({ carrierId, postcode: "2164", code: "-" });
   });
 
+  it("saves zone edits of a scope: change, add and delete in one transaction", async () => {
+    const c = new Client(server.url);
+    await c.signIn("admin@example.com");
+    const page = await c.json<{ zones: Array<{ id: number; postcode: string; code: string }> }>("/api/zones?carrier_code=HANDCO");
+    const asp = page.body.zones.find((z) => z.postcode === "0870")!;
+    const bad = await c.json<{ errors: Record<string, string[]> }>("/api/zones", {
+      json: { carrier_code: "HANDCO", zones: [{ id: asp.id, code: "ASP9" }, { postcode: "1", code: "X" }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors["zones.1.postcode"]).toEqual(["postcode must be 3 to 10 letters or digits"]);
+    expect((await c.json<{ zones: Array<{ id: number; code: string }> }>("/api/zones?carrier_code=HANDCO")).body.zones.find((z) => z.id === asp.id)!.code).toBe("ASP");
+
+    const saved = await c.json<{ created: number; updated: number; deleted: number }>("/api/zones", {
+      json: { carrier_code: "HANDCO", zones: [{ id: asp.id, code: "ASP9" }, { postcode: "0872", code: "ASP" }] },
+    });
+    expect(saved.body).toEqual({ created: 1, updated: 1, deleted: 0 });
+    const after = await c.json<{ zones: Array<{ id: number; postcode: string; code: string }> }>("/api/zones?carrier_code=HANDCO");
+    expect(after.body.zones.find((z) => z.postcode === "0870")!.code).toBe("ASP9");
+    const added = after.body.zones.find((z) => z.postcode === "0872")!;
+    const removed = await c.json<{ deleted: number }>("/api/zones", { json: { carrier_code: "HANDCO", zones: [{ id: added.id, _destroy: true }, { id: asp.id, code: "ASP" }] } });
+    expect(removed.body.deleted).toBe(1);
+    // an id from another scope is not found, and nothing of the save is applied
+    const other = await c.json("/api/zones", { json: { carrier_code: "NORTHLINE", zones: [{ id: asp.id, code: "HIJACK" }] } });
+    expect(other.status).toBe(404);
+    const cs = new Client(server.url);
+    await cs.signIn("customerservice@example.com");
+    const refused = await cs.json<{ errors: { base: string[] } }>("/api/zones", { json: { carrier_code: "HANDCO", zones: [{ id: asp.id, code: "Z" }] } });
+    expect(refused.body.errors.base).toEqual(["Your privilege level does not allow this"]);
+    expect((await cs.json("/api/zones?carrier_code=HANDCO")).status).toBe(200);
+  });
+
   it("needs a file and a carrier; saving needs admin, super_admin or devs", async () => {
     const c = new Client(server.url);
     await c.signIn("admin@example.com");

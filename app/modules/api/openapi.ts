@@ -78,6 +78,10 @@ export const openApiDocument = {
         responses: ok("{ carriers, selected_index, rule_applied }"),
       },
     },
+    "/api/zones": {
+      get: { summary: "A page of a scope's zones ?carrier_code&customer_code&site_code&service_code&q&page (staff)", responses: ok("{ zones, total, page, pages }") },
+      post: { summary: "Save zone edits { carrier_code, ..., zones: [{ id?, postcode, locality?, code, _destroy? }] } (admin, super_admin, devs)", responses: ok("{ created, updated, deleted }") },
+    },
     "/api/zones/import": { post: { summary: "Zone import step 1: multipart file + carrier_code, customer_code?, site_code?, service_code?", responses: ok("{ uuid, length }") } },
     "/api/zones/continue_import": { post: { summary: "Zone import step 2, repeated: { uuid, length } checks the next lines", responses: ok("{ processed, total, complete }") } },
     "/api/zones/finish_import": { post: { summary: "Zone import step 3: { uuid } applies it in one transaction", responses: ok("{ created, changed, deleted, invalid }") } },

@@ -238,3 +238,58 @@ export async function listZones(db: DbOrTx, raw: unknown) {
     .offset((f.page - 1) * ZONES_PAGE_SIZE);
   return { zones: rows, total: Number(total), page: f.page, pages: Math.max(1, Math.ceil(Number(total) / ZONES_PAGE_SIZE)) };
 }
+
+const editSchema = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  postcode: z.string().trim().optional(),
+  locality: z.string().trim().optional().nullable(),
+  country: z.string().trim().optional(),
+  code: z.string().trim().max(20, "zone is at most 20 characters").optional(),
+  _destroy: z.preprocess((v) => v === true || v === "1" || v === "on" || v === "true", z.boolean()).default(false),
+});
+
+/**
+ * Saves edits of a scope's zone rows (the zones screen and POST /api/zones): change a code, delete
+ * a row, or add one. All in one transaction; any bad row refuses the whole save.
+ */
+export async function saveZones(db: DbOrTx, user: CurrentUser, raw: unknown) {
+  assertMaySave(user);
+  const body = parseOrThrow(scopeSchema.extend({ zones: z.array(editSchema).min(1, "Nothing to save") }), raw);
+  const { carrier, customer, site, service } = await resolveCodes(db, body);
+  const ids = { carrierId: carrier.id, customerId: customer?.id ?? null, siteId: site?.id ?? null, serviceId: service?.id ?? null };
+  const errors: Record<string, string[]> = {};
+  const creates: Array<typeof zones.$inferInsert> = [];
+  body.zones.forEach((row, i) => {
+    if (row.id) {
+      if (!row._destroy && !row.code) errors[`zones.${i}.code`] = ["zone is required"];
+      return;
+    }
+    const parsed = zoneRowSchema.safeParse({ postcode: row.postcode ?? "", locality: row.locality ?? undefined, country: row.country || undefined, zone: row.code ?? "" });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) (errors[`zones.${i}.${String(issue.path[0] ?? "code")}`] ??= []).push(issue.message);
+      return;
+    }
+    creates.push({ ...ids, country: parsed.data.country, postcode: parsed.data.postcode, locality: parsed.data.locality, code: parsed.data.zone });
+  });
+  if (Object.keys(errors).length) throw new AppError("invalid", "There was an error saving the zones.", errors);
+  return db.transaction(async (tx) => {
+    let updated = 0;
+    let deleted = 0;
+    for (const row of body.zones.filter((r) => r.id)) {
+      // only rows of this scope can be touched: an id from elsewhere matches nothing
+      const where = and(eq(zones.id, row.id!), scopeWhere(ids));
+      const [existing] = await tx.select({ code: zones.code }).from(zones).where(where);
+      if (!existing) throw new AppError("not_found", "Zone not found");
+      if (row._destroy) {
+        await tx.delete(zones).where(where);
+        deleted++;
+      } else if (existing.code !== row.code) {
+        // the screen posts every row it shows; only a changed code counts as a change
+        await tx.update(zones).set({ code: row.code!, updatedAt: new Date() }).where(where);
+        updated++;
+      }
+    }
+    if (creates.length) await tx.insert(zones).values(creates);
+    return { created: creates.length, updated, deleted };
+  });
+}

@@ -5,7 +5,7 @@ import { ScopeFields } from "~/components/ScopeFields";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { canSaveZones } from "~/modules/auth/roles";
 import { referenceLists } from "~/modules/rating/lookups.server";
-import { exportZones, importZones, listZones } from "~/modules/rating/zones.server";
+import { exportZones, importZones, listZones, saveZones } from "~/modules/rating/zones.server";
 import { AppError } from "~/utils/errors";
 import { MAX_UPLOAD_BYTES } from "~/utils/csv.server";
 
@@ -46,6 +46,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const scope = scopeFrom(form);
   try {
+    if (form.get("intent") === "save") {
+      const rows: Array<Record<string, string | boolean>> = [];
+      for (let i = 0; form.has(`zones.${i}.id`); i++) {
+        rows.push({ id: String(form.get(`zones.${i}.id`)), code: String(form.get(`zones.${i}.code`) ?? ""), _destroy: form.get(`zones.${i}._destroy`) === "on" });
+      }
+      if (String(form.get("new.postcode") ?? "").trim()) {
+        rows.push({ postcode: String(form.get("new.postcode")), locality: String(form.get("new.locality") ?? ""), code: String(form.get("new.code") ?? "") });
+      }
+      const saved = await saveZones(context.db, user, { ...scope, zones: rows });
+      // savedAt keys the edit form, so after a save its inputs show the saved rows and the new row is empty
+      return { error: null, result: null as ImportResult | null, saved, savedAt: Date.now() };
+    }
     if (form.get("intent") === "export") {
       const csv = await exportZones(context.db, scope);
       return new Response(csv, {
@@ -58,7 +70,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result = await importZones(context.db, user, scope, await file.text());
     return { error: null, result };
   } catch (e) {
-    if (e instanceof AppError) return data({ error: e.message, result: null as ImportResult | null }, { status: e.status });
+    if (e instanceof AppError) {
+      const detail = Object.entries(e.fieldErrors).filter(([k]) => k.startsWith("zones.")).map(([k, v]) => `${k}: ${v[0]}`);
+      return data({ error: [e.message, ...detail].join(" "), result: null as ImportResult | null }, { status: e.status });
+    }
     throw e;
   }
 }
@@ -92,7 +107,7 @@ export default function Zones() {
     return `?${next}`;
   };
   // the export branch answers a file, so the page only ever sees the import's answer
-  const outcome = actionData && "result" in actionData ? (actionData as { error: string | null; result: ImportResult | null }) : null;
+  const outcome = actionData && "result" in actionData ? (actionData as { error: string | null; result: ImportResult | null; saved?: { created: number; updated: number; deleted: number }; savedAt?: number }) : null;
   const result = outcome?.result ?? null;
   return (
     <div className="space-y-4">
@@ -101,6 +116,9 @@ export default function Zones() {
         alerts={[
           ...(error ? [{ type: "error" as const, message: error }] : []),
           ...(outcome?.error ? [{ type: "error" as const, message: outcome.error }] : []),
+          ...(outcome?.saved
+            ? [{ type: "success" as const, message: `Zones saved: ${outcome.saved.created} added, ${outcome.saved.updated} changed, ${outcome.saved.deleted} deleted.` }]
+            : []),
           ...(result
             ? [{ type: "success" as const, message: `Zones imported: ${result.created.length} created, ${result.changed.length} changed, ${result.deleted.length} deleted, ${result.invalid.length} invalid.` }]
             : []),
@@ -172,31 +190,74 @@ export default function Zones() {
           <p className="mb-2 text-sm text-slate-600">
             {page.total} zone row(s), page {page.page} of {page.pages}
           </p>
-          {page.zones.length === 0 ? (
+          {page.zones.length === 0 && !canSave ? (
             <p className="text-sm text-slate-500">There are no zones to display.</p>
           ) : (
-            <table className="w-full text-sm">
-              <thead className="text-left text-slate-500">
-                <tr>
-                  <th className="py-1">Postcode</th>
-                  <th>Locality</th>
-                  <th>Region</th>
-                  <th>Country</th>
-                  <th>Zone</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.zones.map((z) => (
-                  <tr key={z.id} className="border-t border-slate-100">
-                    <td className="py-1">{z.postcode}</td>
-                    <td>{z.locality ?? "All"}</td>
-                    <td>{z.region}</td>
-                    <td>{z.country}</td>
-                    <td className="font-mono">{z.code}</td>
+            <Form method="post" aria-label="Edit zones" key={outcome?.savedAt ?? 0}>
+              <input type="hidden" name="intent" value="save" />
+              {(["carrier_code", "customer_code", "site_code", "service_code"] as const).map((k) => (
+                <input key={k} type="hidden" name={k} value={values[k] ?? ""} />
+              ))}
+              {page.zones.length === 0 && <p className="text-sm text-slate-500">There are no zones to display.</p>}
+              <table className="w-full text-sm">
+                <thead className="text-left text-slate-500">
+                  <tr>
+                    <th className="py-1">Postcode</th>
+                    <th>Locality</th>
+                    <th>Region</th>
+                    <th>Country</th>
+                    <th>Zone</th>
+                    {canSave && <th>Delete</th>}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {page.zones.map((z, i) => (
+                    <tr key={z.id} className="border-t border-slate-100">
+                      <td className="py-1">{z.postcode}</td>
+                      <td>{z.locality ?? "All"}</td>
+                      <td>{z.region}</td>
+                      <td>{z.country}</td>
+                      <td>
+                        {canSave ? (
+                          <>
+                            <input type="hidden" name={`zones.${i}.id`} value={z.id} />
+                            <input name={`zones.${i}.code`} defaultValue={z.code} aria-label={`Zone of ${z.postcode} ${z.locality ?? ""}`.trim()} className="input w-28 font-mono" />
+                          </>
+                        ) : (
+                          <span className="font-mono">{z.code}</span>
+                        )}
+                      </td>
+                      {canSave && (
+                        <td>
+                          <input type="checkbox" name={`zones.${i}._destroy`} aria-label={`Delete zone of ${z.postcode} ${z.locality ?? ""}`.trim()} />
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                  {canSave && (
+                    <tr className="border-t border-slate-300">
+                      <td className="py-1">
+                        <input name="new.postcode" aria-label="New zone postcode" placeholder="Postcode" className="input w-24" />
+                      </td>
+                      <td>
+                        <input name="new.locality" aria-label="New zone locality" placeholder="All localities" className="input" />
+                      </td>
+                      <td />
+                      <td>AUSTRALIA</td>
+                      <td>
+                        <input name="new.code" aria-label="New zone code" placeholder="Zone" className="input w-28 font-mono" />
+                      </td>
+                      <td />
+                    </tr>
+                  )}
+                </tbody>
+              </table>
+              {canSave && (
+                <button type="submit" className="btn-primary mt-3" disabled={navigation.state === "submitting"}>
+                  Save zones
+                </button>
+              )}
+            </Form>
           )}
           <div className="mt-3 flex gap-2">
             {page.page > 1 && (
