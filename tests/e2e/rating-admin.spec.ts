@@ -82,3 +82,21 @@ test("an admin edits, adds and deletes zone rows on the zones screen", async ({ 
   await expect(page.getByRole("status").filter({ hasText: "Zones saved: 0 added, 1 changed, 1 deleted." })).toBeVisible();
   await expect(page.getByLabel("Zone of 3175 DANDENONG SOUTH", { exact: true })).toHaveCount(0);
 });
+
+test("staff import localities from a file and see the skipped lines", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  await page.goto("/zones");
+  await page.getByRole("link", { name: "Import localities" }).click();
+  // the zones page has a "File" field of its own: wait for the new page first
+  await expect(page.getByRole("heading", { name: "Import localities" })).toBeVisible();
+  await page.getByLabel("File").setInputFiles({
+    name: "nz-extra.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("country,locality,sublocality,postcode,region,latitude,longitude\nNEW ZEALAND,NAPIER,MARAENUI,4110,,-39.49,176.91\nMARS,OLYMPUS,,1234,,,\n"),
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Localities imported: 1 added, 0 updated, 1 skipped." })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Upload Errors" })).toContainText("line 3: country must be one of AUSTRALIA, NEW ZEALAND, UNITED STATES OF AMERICA");
+  const found = await page.request.get("/api/address_selection/search_locality?query=maraenui&country=NEW%20ZEALAND");
+  expect(((await found.json()) as { localities: Array<{ sublocality: string }> }).localities[0]!.sublocality).toBe("MARAENUI");
+});

@@ -111,7 +111,12 @@ export default function Zones() {
   const result = outcome?.result ?? null;
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">Zones</h1>
+      <div className="flex items-center justify-between">
+        <h1 className="text-xl font-semibold">Zones</h1>
+        <Link to="/zones/localities" className="btn">
+          Import localities
+        </Link>
+      </div>
       <Alerts
         alerts={[
           ...(error ? [{ type: "error" as const, message: error }] : []),
