@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { UploadErrors } from "~/components/UploadErrors";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { listFuelLevies, saveFuelLevy } from "~/modules/rating/fuel-levies.server";
 import { referenceLists } from "~/modules/rating/lookups.server";
@@ -87,19 +88,7 @@ export default function RateEditor() {
         </Link>
       </div>
       <Alerts alerts={actionData?.alerts ?? []} />
-      {actionData?.lineErrors.length ? (
-        <section className="card" aria-label="Upload Errors">
-          <h2 className="font-semibold">Upload Errors</h2>
-          <p className="text-sm text-slate-600">The following lines were skipped due to errors</p>
-          <ul className="mt-2 text-sm">
-            {actionData.lineErrors.map(([line, errors]) => (
-              <li key={line}>
-                <span className="font-medium">{line}</span>: {errors.join("; ")}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <UploadErrors lines={(actionData?.lineErrors ?? []).map(([line, errors]) => ({ line, errors }))} />
 
       <div className="grid gap-4 md:grid-cols-2">
         <section className="card space-y-3" aria-labelledby="import-heading">

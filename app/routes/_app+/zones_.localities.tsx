@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { UploadErrors } from "~/components/UploadErrors";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { importLocalitiesCsv } from "~/modules/localities/localities.server";
 import { MAX_UPLOAD_BYTES } from "~/utils/csv.server";
@@ -50,19 +51,7 @@ export default function ImportLocalities() {
         </Link>
       </div>
       <Alerts alerts={outcome?.alerts ?? []} />
-      {outcome?.skipped.length ? (
-        <section className="card" aria-label="Upload Errors">
-          <h2 className="font-semibold">Upload Errors</h2>
-          <p className="text-sm text-slate-600">The following lines were skipped due to errors{outcome.skippedTotal > 100 ? " (the first 100 are shown)" : ""}</p>
-          <ul className="mt-2 text-sm">
-            {outcome.skipped.map((s) => (
-              <li key={s.line}>
-                line {s.line}: {s.errors.join("; ")}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <UploadErrors lines={outcome?.skipped ?? []} total={outcome?.skippedTotal} />
       <Form method="post" encType="multipart/form-data" className="card space-y-3" aria-label="Import localities">
         <p className="text-sm text-slate-600">
           A csv file with the columns country (AUSTRALIA, NEW ZEALAND or UNITED STATES OF AMERICA), locality, sublocality, postcode, region, latitude,
