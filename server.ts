@@ -8,6 +8,8 @@ import type { ServerBuild } from "@remix-run/node";
 import { migrateDatabase, openDatabase } from "./db/client.server";
 import { seedDemoIfEmpty } from "./db/seed/demo";
 import { loadLocalities } from "./db/seed/localities";
+import { loadDangerousGoods } from "./db/seed/dangerous-goods";
+import { createRenderer } from "./app/modules/printing/renderer.server";
 import { createMailer } from "./app/modules/mail/mailer.server";
 import { env } from "./app/utils/env.server";
 import { createQueue } from "./queues/queue.server";
@@ -20,17 +22,20 @@ const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.
 await migrateDatabase(database);
 const loaded = await loadLocalities(database.db);
 if (Object.keys(loaded).length) console.log(`Loaded localities: ${JSON.stringify(loaded)}`);
+const dgLoaded = await loadDangerousGoods(database.db);
+if (dgLoaded) console.log(`Loaded ${dgLoaded} dangerous goods entries.`);
 if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) console.log("Loaded the demo data.");
 
 const mailer = createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
 const queue = await createQueue({ database, mailer });
 if (config.RUN_WORKER === "1") await queue.work();
 
+const renderer = createRenderer();
 const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
 const baseUrl = config.APP_URL ?? `http://localhost:${config.PORT}`;
 const app = createApp({
   build,
-  services: { database, db: database.db, queue, mailer, baseUrl },
+  services: { database, db: database.db, queue, mailer, baseUrl, renderer },
   rateLimit: { limit: config.SIGNIN_RATE_LIMIT, windowMs: config.SIGNIN_RATE_WINDOW_MS },
   production: config.NODE_ENV === "production",
   root,
@@ -47,6 +52,7 @@ async function shutdown(signal: string) {
   console.log(`${signal}: shutting down`);
   server.close();
   await queue.stop().catch(() => {});
+  await renderer.close();
   await database.close().catch(() => {});
   process.exit(0);
 }

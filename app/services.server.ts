@@ -1,6 +1,7 @@
 import type { Database, Db } from "../db/client.server";
 import type { Mailer } from "./modules/mail/mailer.server";
 import type { JobQueue } from "../queues/queue.server";
+import type { Renderer } from "./modules/printing/renderer.server";
 
 /** What every loader, action and /api route receives as its load context. */
 export interface AppServices {
@@ -8,6 +9,8 @@ export interface AppServices {
   db: Db;
   queue: JobQueue;
   mailer: Mailer;
+  /** headless Chromium for PDFs, started on first use */
+  renderer: Renderer;
   /** e.g. http://localhost:3000, for links in e-mails */
   baseUrl: string;
   /** the CSP nonce of this response */

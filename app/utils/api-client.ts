@@ -5,7 +5,7 @@
  */
 export async function apiFetch<T>(
   path: string,
-  init: { method?: string; json?: unknown } = {},
+  init: { method?: string; json?: unknown; signal?: AbortSignal } = {},
 ): Promise<{ ok: true; data: T } | { ok: false; status: number; message: string }> {
   const res = await fetch(path, {
     method: init.method ?? (init.json === undefined ? "GET" : "POST"),
@@ -15,6 +15,7 @@ export async function apiFetch<T>(
       ...(init.json === undefined ? {} : { "Content-Type": "application/json" }),
     },
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    signal: init.signal,
   });
   const body = (await res.json().catch(() => ({}))) as { errors?: Record<string, string[]>; password_reset_required?: boolean };
   if (res.status === 401) {

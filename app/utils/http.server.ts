@@ -45,3 +45,8 @@ export async function readBody(request: Request): Promise<Record<string, unknown
 export function isSecureRequest(request: Request): boolean {
   return new URL(request.url).protocol === "https:";
 }
+
+/** The loader of an action-only /api route: a GET answers 405 JSON naming the methods it takes (not Remix's 400). */
+export function methodNotAllowed(...allowed: string[]) {
+  return () => Response.json({ errors: { base: [`Use ${allowed.join(" or ")} for this call.`] } }, { status: 405, headers: { Allow: allowed.join(", ") } });
+}

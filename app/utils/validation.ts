@@ -19,3 +19,10 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, raw: unknown): z.in
   const first = Object.values(errors)[0]?.[0] ?? "Invalid input";
   throw new AppError("invalid", first, errors);
 }
+
+/** A positive whole-number route parameter, or a 422 naming it. */
+export function idParam(value: string | undefined, label = "Id"): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id <= 0) throw new AppError("invalid", `${label} must be a positive number`, { id: [`${label} must be a positive number`] });
+  return id;
+}

@@ -110,10 +110,13 @@ export const consignments = pgTable(
     ruleBasedService: text("rule_based_service"),
     cheapestCarrierService: text("cheapest_carrier_service"),
     cheapestCarrierRate: numeric("cheapest_carrier_rate", { precision: 12, scale: 2 }),
+    cheapestCarrierRateExclGst: numeric("cheapest_carrier_rate_excl_gst", { precision: 12, scale: 2 }),
     carrierSelectionBy: integer("carrier_selection_by").references(() => users.id),
     /** buy and sell cost lines by invoice cost category, charge weight, zones: what reconciliation compares against */
     ratingDetail: jsonb("rating_detail").$type<Record<string, unknown>>(),
     options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
+    /** what the consignment still lacks, per field; empty when complete (state despatchable) */
+    errors: jsonb("errors").$type<Record<string, string[]>>().notNull().default({}),
     manifestId: integer("manifest_id").references(() => manifests.id),
     numberOfLabels: integer("number_of_labels").notNull().default(0),
     labelsPrintedAt: timestamp("labels_printed_at", { withTimezone: true }),

@@ -6,3 +6,4 @@ export * from "./consignments";
 export * from "./notices";
 export * from "./jobs";
 export * from "./rating";
+export * from "./printers";

@@ -206,5 +206,7 @@ export const dangerousGoodsTypes = pgTable(
     index("dangerous_goods_types_un_idx").on(t.unNumber),
     // proper shipping name typeahead ("starts with")
     index("dangerous_goods_types_name_idx").on(sql`lower(${t.properShippingName}) text_pattern_ops`),
+    // import upserts an entry by UN number and proper shipping name
+    uniqueIndex("dangerous_goods_types_key").on(t.unNumber, sql`lower(${t.properShippingName})`),
   ],
 );

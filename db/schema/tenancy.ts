@@ -25,6 +25,8 @@ export type CustomerOptions = {
   view_consignment_reference?: boolean;
   view_all_despatched_cons?: boolean;
   all_users_can_edit_recipients?: boolean;
+  /** the choices of a dropdown_generic custom consignment reference */
+  custom_references?: string[];
 };
 
 export type PostalAddress = {

@@ -15,6 +15,8 @@ export type UserOptions = {
   invoice_details_per_page?: number;
   reconciliation_per_page?: number;
   windows_username?: string;
+  /** the user's printer configuration: a printer id for each kind */
+  printers?: { label?: number; manifest?: number; connote?: number };
 };
 
 export const users = pgTable(

@@ -1,6 +1,6 @@
-import { count } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.server";
-import { customers } from "../schema";
+import { customers, printers, users } from "../schema";
 import {
   DEMO_PASSWORD,
   createAddress,
@@ -18,7 +18,7 @@ import { seedRatingDemo } from "./rating-demo";
 
 export const DEMO_USERS = [
   { email: "despatcher@example.com", fullName: "Dana Despatcher", role: "despatcher" },
-  { email: "superdespatcher@example.com", fullName: "Sam Superdespatcher", role: "despatcher", superDespatcher: true },
+  { email: "superdespatcher@example.com", fullName: "Sam Superdespatcher", role: "despatcher", superDespatcher: true, canEditRecipients: true },
   { email: "admin@example.com", fullName: "Alex Admin", role: "admin" },
   { email: "superadmin@example.com", fullName: "Sky Superadmin", role: "super_admin" },
   { email: "customerservice@example.com", fullName: "Casey Service", role: "customer_service" },
@@ -161,6 +161,19 @@ export async function seedDemo(db: DbOrTx) {
     { name: "Satchel", description: "Satchel 3 kg", length: "35", width: "25", height: "5", weight: "1", increments: "0.5", sequence: 4 },
   ] as const;
   for (const t of itemTypeRows) await createItemType(db, acme.id, { ...t });
+
+  // printers: a PDF printer of each kind and a thermal (ZPL) label printer; every demo user starts configured
+  const printerRows = await db
+    .insert(printers)
+    .values([
+      { customerId: acme.id, name: "Desk printer (PDF)", printerType: "Label" as const, format: "pdf" as const },
+      { customerId: acme.id, name: "Zebra thermal (ZPL)", printerType: "Label" as const, format: "zpl" as const },
+      { customerId: acme.id, name: "Office A4 (PDF)", printerType: "Manifest" as const, format: "pdf" as const },
+      { customerId: acme.id, name: "Office A4 (PDF)", printerType: "Connote" as const, format: "pdf" as const },
+    ])
+    .returning();
+  const configured = { label: printerRows[0]!.id, manifest: printerRows[2]!.id, connote: printerRows[3]!.id };
+  for (const id of userIds) await db.update(users).set({ options: sql`${users.options} || ${JSON.stringify({ printers: configured })}::jsonb` }).where(eq(users.id, id));
 
   const recipients = [
     { name: "Brisbane Hardware", addressLine1: "5 Ipswich Road", locality: "WOOLLOONGABBA", region: "QLD", postcode: "4102" },

@@ -100,3 +100,20 @@ test("staff import localities from a file and see the skipped lines", async ({ p
   const found = await page.request.get("/api/address_selection/search_locality?query=maraenui&country=NEW%20ZEALAND");
   expect(((await found.json()) as { localities: Array<{ sublocality: string }> }).localities[0]!.sublocality).toBe("MARAENUI");
 });
+
+test("staff import dangerous goods entries from a file; the UN typeahead then offers them", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  await page.goto("/zones");
+  await page.getByRole("link", { name: "Import dangerous goods" }).click();
+  await expect(page.getByRole("heading", { name: "Import dangerous goods" })).toBeVisible();
+  await page.getByLabel("File").setInputFiles({
+    name: "dg.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("un_number,proper_shipping_name,hazard_class,sub_risk,packing_group,nos\nUN2055,STYRENE MONOMER STABILIZED,3,,III,false\n99,BROKEN,3,,,\n"),
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Dangerous goods entries imported: 1 added, 0 updated, 1 skipped." })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Upload Errors" })).toContainText("line 3: UN number must be 4 digits");
+  const found = await page.request.get("/api/dangerous_goods_types?query=2055");
+  expect(((await found.json()) as { dangerous_goods_types: Array<{ proper_shipping_name: string }> }).dangerous_goods_types[0]!.proper_shipping_name).toBe("STYRENE MONOMER STABILIZED");
+});

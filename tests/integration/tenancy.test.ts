@@ -113,6 +113,9 @@ describe("route access", () => {
 describe("user options", () => {
   it("saves the options a user sets and merges them with the rest", async () => {
     const { c, user } = await signedIn("superdespatcher@example.com");
+    // the demo user starts with a printer configuration, which must survive the merge
+    const start = (await c.json<{ user_options: Record<string, unknown> }>("/api/users/current")).body.user_options;
+    expect(start.printers).toBeDefined();
     const a = await c.json<{ user_options: Record<string, unknown> }>(`/api/update_user_options/${user.id}`, {
       method: "PUT",
       json: { options: { consignment_date_filter: "last_7_days", quote_button: "quick_quote" } },
@@ -122,7 +125,7 @@ describe("user options", () => {
       method: "PUT",
       json: { options: { consignment_site_filter: "all" } },
     });
-    expect(b.body.user_options).toEqual({ consignment_date_filter: "last_7_days", quote_button: "quick_quote", consignment_site_filter: "all" });
+    expect(b.body.user_options).toEqual({ ...start, consignment_date_filter: "last_7_days", quote_button: "quick_quote", consignment_site_filter: "all" });
     expect((await c.json<{ user_options: unknown }>("/api/users/current")).body.user_options).toEqual(b.body.user_options);
   });
 

@@ -6,6 +6,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { createMailer } from "../../app/modules/mail/mailer.server";
 import { createQueue, type JobQueue } from "../../queues/queue.server";
 import { createApp } from "../../server/app";
+import { createRenderer, type Renderer } from "../../app/modules/printing/renderer.server";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -15,6 +16,7 @@ export interface TestServer {
   test: TestDatabase;
   db: TestDatabase["database"]["db"];
   queue: JobQueue;
+  renderer: Renderer;
   close(): Promise<void>;
 }
 
@@ -31,9 +33,10 @@ export async function startTestServer(options: { rateLimit?: number; work?: bool
   const mailer = createMailer(database.db, { from: "test@freightdesk.local" });
   const queue = await createQueue({ database, mailer });
   if (options.work) await queue.work();
+  const renderer = createRenderer();
   const app = createApp({
     build,
-    services: { database, db: database.db, queue, mailer, baseUrl: "http://localhost" },
+    services: { database, db: database.db, queue, mailer, baseUrl: "http://localhost", renderer },
     rateLimit: { limit: options.rateLimit ?? 10_000, windowMs: 60_000 },
     production: true,
     root,
@@ -46,9 +49,11 @@ export async function startTestServer(options: { rateLimit?: number; work?: bool
     test,
     db: database.db,
     queue,
+    renderer,
     async close() {
       await new Promise((resolve) => server.close(resolve));
       await queue.stop();
+      await renderer.close();
       await test.drop();
     },
   };

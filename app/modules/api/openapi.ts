@@ -78,6 +78,77 @@ export const openApiDocument = {
         responses: ok("{ carriers, selected_index, rule_applied }"),
       },
     },
+    "/api/consignments": {
+      post: {
+        summary:
+          "Create a consignment (or a quote with is_quote: true): the consignment object of spec 1 section 3 (sender_address, receiver_address, items nested). Priced on the server; carrier_code + service_code choose a service, else the selection rules do. 201 with the consignment; incomplete ones are saved open with errors per field",
+        responses: { "201": { description: "The consignment", content: { "application/json": {} } }, ...errorResponses },
+      },
+    },
+    "/api/consignments/{id}": {
+      get: { summary: "One consignment of the user's customer and sites", parameters: [idParam("id")], responses: ok("The consignment") },
+      put: {
+        summary: "Update from the version read ({ version, ...consignment }); an older version answers 409 with error_code stale",
+        parameters: [idParam("id")],
+        responses: { ...ok("The consignment"), "409": { description: "Stale version, or no longer editable", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } } },
+      },
+    },
+    "/api/consignments/{id}/update_despatched_consignment": {
+      put: { summary: "Charge account of a failed despatch { version, charge_account } (admin or super admin)", parameters: [idParam("id")], responses: ok("The consignment") },
+    },
+    "/api/addresses": {
+      post: {
+        summary: "Add an address-book entry (recipient): name, address_line_1..4, sublocality, locality, postcode, region, country, phone, email, address_type, special_instructions; needs can_edit_recipients",
+        responses: { "201": { description: "The address", content: { "application/json": {} } }, ...errorResponses },
+      },
+    },
+    "/api/addresses/{id}": {
+      get: { summary: "An address-book entry of the working customer", parameters: [idParam("id")], responses: ok("The address") },
+      put: { summary: "Edit an address-book entry (can_edit_recipients)", parameters: [idParam("id")], responses: ok("The address") },
+    },
+    "/api/consignments/mergeable_consignments": {
+      post: { summary: "{ id }: consignments it could be merged into (same site, receiver address and despatch date; merge limit)", responses: ok("{ consignments, merge_limit }") },
+    },
+    "/api/consignments/{id}/merge": {
+      post: { summary: "{ source_id }: the source's items join consignment {id}, which is re-priced; the source becomes merged", parameters: [idParam("id")], responses: ok("The merged consignment") },
+    },
+    "/api/consignments/destroy_all": { post: { summary: "Soft-delete consignments ?ids=1,2 or { ids } (not despatched); all or nothing", responses: ok("{ deleted }") } },
+    "/api/consignments/reinstate_all": { post: { summary: "Undo a delete { ids }", responses: ok("{ reinstated }") } },
+    "/api/promote_quote_to_consignment/{id}": {
+      put: { summary: "A valid quote (complete, with a rate) becomes a consignment in place, re-priced; has_quote_origin is set", parameters: [idParam("id")], responses: ok("The consignment") },
+    },
+    "/api/returns": {
+      post: {
+        summary: "Create a return (return_type: return) or third-party pickup (third_party), optionally a quote (is_quote); the consignment object plus return_info { ready_at, closing_at, contact_name, phone_number, pickup_location, email, email_body }",
+        responses: { "201": { description: "The return", content: { "application/json": {} } }, ...errorResponses },
+      },
+    },
+    "/api/returns/{id}": {
+      get: { summary: "A return or third-party pickup", parameters: [idParam("id")], responses: ok("The return") },
+      put: { summary: "Update from the version read; { superadmin: true, version, return_info } lets a super admin correct pickup information in any state", parameters: [idParam("id")], responses: ok("The return") },
+    },
+    "/api/consignment_changes": {
+      get: { summary: "?id: the audit history of a consignment (version, field, from, to, by, at), newest first; admin, super admin, devs", responses: ok("{ changes }") },
+    },
+    "/api/consignments/{id}/allocate_without_printing": {
+      put: { summary: "Give a complete consignment its number from the carrier account's range without printing (idempotent)", parameters: [idParam("id")], responses: ok("The consignment") },
+    },
+    "/api/printers": {
+      get: { summary: "The customer's printers and the user's configuration { label, manifest, connote }", responses: ok("{ printers, configuration }") },
+      post: { summary: "Save the user's configuration { label_printer_id, manifest_printer_id, connote_printer_id } (all three, each of its kind)", responses: ok("{ printers, configuration }") },
+    },
+    "/api/printers/{id}": { put: { summary: "Make this printer the user's printer of its kind", parameters: [idParam("id")], responses: ok("{ printers, configuration }") } },
+    "/api/printers/type/{type}": {
+      get: {
+        summary: "?printable_type=consignment|manifest&printable_id=: the user's Label, Manifest or Connote printer and the document address in its form; 422 with the spec's message when none is configured",
+        parameters: [idParam("type")],
+        responses: ok("{ printer, url }"),
+      },
+    },
+    "/api/dangerous_goods_types": { get: { summary: "UN number or proper shipping name typeahead ?query (from 3 characters, 10 at most)", responses: ok("{ dangerous_goods_types }") } },
+    "/api/dangerous_goods_types/import": {
+      post: { summary: "Add or update dangerous goods entries from CSV (un_number, proper_shipping_name, hazard_class, sub_risk, packing_group, nos); staff", responses: ok("{ created, updated, skipped, skipped_total }") },
+    },
     "/api/zones": {
       get: { summary: "A page of a scope's zones ?carrier_code&customer_code&site_code&service_code&q&page (staff)", responses: ok("{ zones, total, page, pages }") },
       post: { summary: "Save zone edits { carrier_code, ..., zones: [{ id?, postcode, locality?, code, _destroy? }] } (admin, super_admin, devs)", responses: ok("{ created, updated, deleted }") },

@@ -24,6 +24,7 @@ export interface CustomerSummary {
   options: CustomerOptions;
   specialInstructions: string | null;
   customConsignmentReferenceType: "text" | "dropdown_generic" | "dropdown_charge_site";
+  customConsignmentReferenceLabel: string | null;
   printDeclarations: boolean;
 }
 
@@ -136,6 +137,7 @@ export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<Curre
       options: customer.options ?? {},
       specialInstructions: customer.specialInstructions,
       customConsignmentReferenceType: customer.customConsignmentReferenceType,
+      customConsignmentReferenceLabel: customer.customConsignmentReferenceLabel,
       printDeclarations: customer.printDeclarations,
     },
     sites: siteRows.map((s) => ({

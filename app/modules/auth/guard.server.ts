@@ -12,8 +12,24 @@ export interface Signed {
   token?: string;
 }
 
+/**
+ * One user load per page view: the layout's loader and the page's share the load context of a
+ * GET. Not for other methods: an action may change who is signed in before its page's loaders run.
+ */
+const perRequest = new WeakMap<AppLoadContext, Promise<Signed | null>>();
+
 /** The signed-in user of a browser request (session cookie), or null. */
-export async function optionalUser(context: AppLoadContext, request: Request): Promise<Signed | null> {
+export function optionalUser(context: AppLoadContext, request: Request): Promise<Signed | null> {
+  if (request.method !== "GET") return loadSigned(context, request);
+  let signed = perRequest.get(context);
+  if (!signed) {
+    signed = loadSigned(context, request);
+    perRequest.set(context, signed);
+  }
+  return signed;
+}
+
+async function loadSigned(context: AppLoadContext, request: Request): Promise<Signed | null> {
   const token = readSessionToken(request);
   if (!token) return null;
   const userId = await resolveSession(context.db, token);

@@ -5,6 +5,7 @@ import { COUNTRIES, addresses, localities, sites, type Country } from "../../../
 import type { CurrentUser } from "../auth/current-user.server";
 import { AppError } from "../../utils/errors";
 import { parseCsv } from "../../utils/csv.server";
+import { addressJson } from "../addresses/address-json";
 
 export const LOCALITY_SUGGESTIONS = 6;
 export const ADDRESS_SUGGESTIONS = 10;
@@ -147,24 +148,7 @@ export async function addressSelection(
     )
     .orderBy(sql`(lower(${addresses.name}) like ${startsWith(query.toLowerCase())}) desc`, asc(addresses.name))
     .limit(ADDRESS_SUGGESTIONS);
-  return rows.map((a) => ({
-    id: a.id,
-    name: a.name,
-    code: a.code,
-    address_line_1: a.addressLine1,
-    address_line_2: a.addressLine2,
-    address_line_3: a.addressLine3,
-    address_line_4: a.addressLine4,
-    sublocality: a.sublocality,
-    locality: a.locality,
-    region: a.region,
-    postcode: a.postcode,
-    country: a.country,
-    phone: a.phone,
-    email: a.email,
-    address_type: a.addressType,
-    special_instructions: a.specialInstructions,
-  }));
+  return rows.map((a) => addressJson(a)!);
 }
 
 const MAX_REPORTED = 100;
@@ -231,4 +215,33 @@ export async function importLocalitiesCsv(db: DbOrTx, text: string) {
     }
   });
   return { created, updated, skipped, skipped_total: skippedTotal };
+}
+
+export type Place = { locality: string; postcode: string; country: string; sublocality?: string | null };
+
+/** The localities of several places in one query: postcode and locality (or NZ sublocality) must name a real place. */
+export async function findPlaces(db: DbOrTx, places: Place[]) {
+  if (places.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(localities)
+    .where(
+      or(
+        ...places.map((p) =>
+          and(
+            eq(localities.country, p.country as never),
+            eq(localities.postcode, p.postcode),
+            sql`(lower(${localities.locality}) = ${p.locality.toLowerCase()} or lower(${localities.sublocality}) = ${p.locality.toLowerCase()})`,
+          ),
+        ),
+      ),
+    );
+  const match = (p: Place) =>
+    rows.find(
+      (r) =>
+        r.country === p.country &&
+        r.postcode === p.postcode &&
+        (r.locality.toLowerCase() === p.locality.toLowerCase() || r.sublocality?.toLowerCase() === p.locality.toLowerCase()),
+    ) ?? null;
+  return places.map(match);
 }

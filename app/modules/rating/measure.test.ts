@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanWeight, itemQualifies, itemVolume, itemWeight } from "./measure";
+import { cleanWeight, itemQualifies, itemVolume, itemWeight, typeDefaultsIn } from "./measure";
 
 describe("item volume (spec 1 section 5)", () => {
   it("metric divides each dimension by 100: 2 x 40 x 30 x 20 cm = 0.048 m3", () => {
@@ -46,5 +46,13 @@ describe("item qualification for rating", () => {
       expect(itemQualifies({ ...ok, [field]: 0 })).toBe(false);
     }
     expect(itemQualifies({ ...ok, itemType: null })).toBe(false);
+  });
+});
+
+describe("item type defaults in the site's units", () => {
+  it("converts a metric type for an imperial site (whole inches rounded up, pounds) and back", () => {
+    expect(typeDefaultsIn({ length: 40, width: 30, height: 30, weight: 5, som: "metric" }, "imperial")).toEqual({ length: 16, width: 12, height: 12, weight: 11.023 });
+    expect(typeDefaultsIn({ length: 12, width: 10, height: null, weight: 1, som: "imperial" }, "metric")).toEqual({ length: 31, width: 26, height: null, weight: 0.454 });
+    expect(typeDefaultsIn({ length: 40, width: 30, height: 30, weight: 5, som: "metric" }, "metric")).toEqual({ length: 40, width: 30, height: 30, weight: 5 });
   });
 });

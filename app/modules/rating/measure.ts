@@ -53,3 +53,20 @@ export function itemQualifies(line: {
 
 export const KG_PER_LB = 0.45359237;
 export const M3_PER_FT3 = 0.028316846592;
+
+export const CM_PER_IN = 2.54;
+
+/**
+ * An item type's default dimensions and weight in the sending site's units: a metric carton
+ * offered at a US site becomes inches and pounds (whole inches, pounds to 3 decimals).
+ */
+export function typeDefaultsIn(
+  t: { length: number | null; width: number | null; height: number | null; weight: number | null; som?: Som },
+  som: Som,
+): { length: number | null; width: number | null; height: number | null; weight: number | null } {
+  if (!t.som || t.som === som) return { length: t.length, width: t.width, height: t.height, weight: t.weight };
+  const toImperial = som === "imperial";
+  const dim = (v: number | null) => (v == null ? null : Math.ceil(toImperial ? v / CM_PER_IN : v * CM_PER_IN));
+  const mass = (v: number | null) => (v == null ? null : Math.round((toImperial ? v / KG_PER_LB : v * KG_PER_LB) * 1000) / 1000);
+  return { length: dim(t.length), width: dim(t.width), height: dim(t.height), weight: mass(t.weight) };
+}

@@ -1,10 +1,9 @@
-import { and, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import {
   carrierAccounts,
   carriers,
   fuelLevies,
-  localities,
   rateLanes,
   services,
   siteServices,
@@ -13,38 +12,11 @@ import {
 } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { addBusinessDays } from "../calendar/business-days";
+import { findPlaces, type Place } from "../localities/localities.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { rate, resolveZone, type Lane, type RateResponse, type ServiceOption, type ZoneCandidate } from "./engine";
 import { ratingPayloadSchema, type RatingPayload } from "./payload";
-
-type Place = { locality: string; postcode: string; country: string; sublocality?: string | null };
-
-/** The localities of both ends in one query: postcode and locality (or NZ sublocality) must name a real place. */
-async function findPlaces(db: DbOrTx, places: Place[]) {
-  const rows = await db
-    .select()
-    .from(localities)
-    .where(
-      or(
-        ...places.map((p) =>
-          and(
-            eq(localities.country, p.country as never),
-            eq(localities.postcode, p.postcode),
-            sql`(lower(${localities.locality}) = ${p.locality.toLowerCase()} or lower(${localities.sublocality}) = ${p.locality.toLowerCase()})`,
-          ),
-        ),
-      ),
-    );
-  const match = (p: Place) =>
-    rows.find(
-      (r) =>
-        r.country === p.country &&
-        r.postcode === p.postcode &&
-        (r.locality.toLowerCase() === p.locality.toLowerCase() || r.sublocality?.toLowerCase() === p.locality.toLowerCase()),
-    ) ?? null;
-  return places.map(match);
-}
 
 /**
  * Prices a consignment with every enabled service of the sending site (one of the user's sites).
@@ -87,7 +59,10 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
       .where(
         and(
           inArray(zones.carrierId, carrierIds),
-          sql`((${zones.country} = ${sender.country} and ${zones.postcode} = ${sender.postcode}) or (${zones.country} = ${receiver.country} and ${zones.postcode} = ${receiver.postcode}))`,
+          // plain lists so the (carrier, country, postcode) index serves all three columns; an
+          // or of pairs used only the carrier and read every zone row of it
+          inArray(zones.country, [sender.country, receiver.country] as never[]),
+          inArray(zones.postcode, [sender.postcode, receiver.postcode]),
         ),
       ),
     db

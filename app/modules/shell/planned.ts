@@ -4,14 +4,6 @@
  * somewhere real. Remove a line when its screen lands.
  */
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
-  consignment: { title: "Consignment", release: "consignment entry" },
-  return: { title: "Return", release: "consignment entry" },
-  thirdparty: { title: "Third-party pickup", release: "consignment entry" },
-  quote: { title: "Quote", release: "consignment entry" },
-  return_quote: { title: "Return quote", release: "consignment entry" },
-  thirdparty_quote: { title: "Third-party quote", release: "consignment entry" },
-  quick_quote: { title: "Quick quote", release: "consignment entry" },
-  quotes: { title: "Quotes", release: "consignment entry" },
   consignments: { title: "Consignments", release: "consignment lists and despatch" },
   manifests: { title: "Manifests", release: "consignment lists and despatch" },
   tracking: { title: "Track and trace", release: "tracking" },
@@ -21,7 +13,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   enquiries: { title: "Enquiries", release: "enquiries" },
   advanced: { title: "Advanced search", release: "search and export" },
   export: { title: "Export report", release: "search and export" },
-  configure_printers: { title: "Printer configuration", release: "printing" },
   invoices_payable: { title: "Payable invoices", release: "finance" },
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
   invoice: { title: "Invoice", release: "finance" },

@@ -116,6 +116,9 @@ export default function Zones() {
         <Link to="/zones/localities" className="btn">
           Import localities
         </Link>
+        <Link to="/zones/dangerous_goods" className="btn">
+          Import dangerous goods
+        </Link>
       </div>
       <Alerts
         alerts={[

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { deleteSiteServices } from "~/modules/rating/site-services.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 /** POST /api/customers/{id}/site_services/delete: delete site services {ids}. Staff only. */
@@ -14,3 +14,5 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return deleteSiteServices(context.db, user, id, await readBody(request));
   });
 }
+
+export const loader = methodNotAllowed("POST");

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { searchSiteServices } from "~/modules/rating/site-services.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 /** POST /api/customers/{id}/site_services/search: search site services {site_codes, group_by}. Staff only. */
@@ -14,3 +14,5 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return searchSiteServices(context.db, user, id, await readBody(request));
   });
 }
+
+export const loader = methodNotAllowed("POST");

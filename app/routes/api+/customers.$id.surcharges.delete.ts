@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { deleteSurcharges } from "~/modules/rating/surcharges.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 /** POST /api/customers/{id}/surcharges/delete: delete surcharge sets {ids}. Staff only. */
@@ -14,3 +14,5 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return deleteSurcharges(context.db, user, id, await readBody(request));
   });
 }
+
+export const loader = methodNotAllowed("POST");

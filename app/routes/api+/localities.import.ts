@@ -3,7 +3,7 @@ import { authorize, requireApiUser } from "~/modules/auth/guard.server";
 import { isAdmin } from "~/modules/auth/roles";
 import { importLocalitiesCsv } from "~/modules/localities/localities.server";
 import { readCsvUpload } from "~/utils/csv.server";
-import { api, assertMethod } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed } from "~/utils/http.server";
 
 /** POST /api/localities/import (csv): adds or updates localities of any country; staff only. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -15,3 +15,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return importLocalitiesCsv(context.db, text);
   });
 }
+
+export const loader = methodNotAllowed("POST");

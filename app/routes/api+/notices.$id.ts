@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { deleteNoticeFor, markNoticesSeen } from "~/modules/notices/notices.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 const params = z.object({ id: z.coerce.number().int().positive("Notice id must be a positive number") });
@@ -23,3 +23,5 @@ export async function action({ request, context, params: raw }: ActionFunctionAr
     return { id, seen: true };
   });
 }
+
+export const loader = methodNotAllowed("DELETE", "PUT");

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { markNoticesSeen, unseenNoticeCount } from "~/modules/notices/notices.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 const body = z.object({ ids: z.array(z.coerce.number().int().positive()).optional() });
@@ -17,3 +17,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return { marked, unseen: await unseenNoticeCount(context.db, user) };
   });
 }
+
+export const loader = methodNotAllowed("POST");

@@ -4,7 +4,7 @@ import { isAdmin } from "~/modules/auth/roles";
 import { deleteRateCards, importRateCard } from "~/modules/rating/rate-cards.server";
 import { readCsvUpload } from "~/utils/csv.server";
 import { AppError } from "~/utils/errors";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 
 /**
  * POST /api/rate_editor/import?filename= (csv file or body): imports a rate card, all or nothing.
@@ -26,3 +26,5 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     throw new AppError("not_found", `No rate editor call ${params.url}`);
   });
 }
+
+export const loader = methodNotAllowed("POST");

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { authorize, requireApiUser } from "~/modules/auth/guard.server";
 import { isAdmin } from "~/modules/auth/roles";
 import { exportRateCards } from "~/modules/rating/rate-cards.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 /** POST /api/rate_editor/download {filename}: the lanes one file imported, as CSV. */
@@ -17,3 +17,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return new Response(csv, { headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "_")}"` } });
   });
 }
+
+export const loader = methodNotAllowed("POST");

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { continueZoneImport } from "~/modules/rating/zones.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 
 /** POST /api/zones/continue_import {uuid, length}: checks the next lines; repeat until complete. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -11,3 +11,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return continueZoneImport(context.db, user, await readBody(request));
   });
 }
+
+export const loader = methodNotAllowed("POST");

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { authorize, requireApiUser } from "~/modules/auth/guard.server";
 import { isAdmin } from "~/modules/auth/roles";
 import { exportZones } from "~/modules/rating/zones.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 
 /** POST /api/zones/export {carrier_code, customer_code?, site_code?, service_code?}: the zones as CSV. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -17,3 +17,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   });
 }
+
+export const loader = methodNotAllowed("POST");

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { finishZoneImport } from "~/modules/rating/zones.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 
 /** POST /api/zones/finish_import {uuid}: applies the import in one transaction; lists created, changed, deleted, invalid. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -11,3 +11,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return finishZoneImport(context.db, user, await readBody(request));
   });
 }
+
+export const loader = methodNotAllowed("POST");

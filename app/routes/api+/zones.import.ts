@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { startZoneImport } from "~/modules/rating/zones.server";
 import { readCsvUpload } from "~/utils/csv.server";
-import { api, assertMethod } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed } from "~/utils/http.server";
 
 /** POST /api/zones/import (file, carrier_code, customer_code, site_code, service_code): step 1 of 3. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -13,3 +13,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return startZoneImport(context.db, user, fields, text);
   });
 }
+
+export const loader = methodNotAllowed("POST");

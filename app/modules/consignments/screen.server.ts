@@ -1,0 +1,268 @@
+/**
+ * What the consignment screen's loader and action need, so the routes (`/` and
+ * `/consignment/{id}`) stay thin: the screen's data, and a form post turned into a save, a rate
+ * request (the no-JavaScript "Get rates"), or a print preference.
+ */
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { asc, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { itemTypes, sites } from "../../../db/schema";
+import type { CurrentUser } from "../auth/current-user.server";
+import { requireUser } from "../auth/guard.server";
+import { throwIfAccessError } from "../../utils/ui.server";
+import { canEditRecipients } from "../addresses/addresses.server";
+import { rateConsignment } from "../rating/rating.server";
+import type { Rate } from "../rating/engine";
+import { updateUserOptions } from "../users/options.server";
+import { AppError, firstErrorMessage, type FieldErrors } from "../../utils/errors";
+import { env } from "../../utils/env.server";
+import { customReferenceChoices, getConsignment, promoteQuote, saveConsignment, STALE_MESSAGE, todayUtc, updateChargeAccount, type ConsignmentJson } from "./consignments.server";
+import { deleteConsignments } from "./delete.server";
+import { printLabels } from "../printing/labels.server";
+import { belongsTo, VARIANTS, variantOf, type Variant } from "./variants";
+import { defaultPickupWindow } from "./returns.server";
+import { consignmentFromForm, ratingPayloadOf } from "./form";
+import { consignmentInputSchema } from "./schema";
+
+export interface ScreenSite {
+  id: number;
+  code: string;
+  name: string;
+  country: string;
+  som: "metric" | "imperial";
+  address: Record<string, string | null>;
+  csPhoneNumber: string | null;
+}
+
+export interface ScreenItemType {
+  id: number;
+  name: string;
+  description: string;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  weight: number | null;
+  increments: number | null;
+  labels: number;
+  som: "metric" | "imperial";
+}
+
+const n = (v: string | null) => (v == null ? null : Number(v));
+
+export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: number | null, url: URL, variant: Variant = "consignment") {
+  const [consignment, mine, types, referenceChoices] = await Promise.all([
+    id ? getConsignment(db, user, id) : Promise.resolve(null),
+    // the user's own sites, in name order
+    user.siteIds.length ? db.select().from(sites).where(inArray(sites.id, user.siteIds)).orderBy(asc(sites.name)) : Promise.resolve([]),
+    db.select().from(itemTypes).where(eq(itemTypes.customerId, user.customer.id)).orderBy(asc(itemTypes.sequence), asc(itemTypes.id)),
+    customReferenceChoices(db, user),
+  ]);
+  if (consignment && !belongsTo(variant, consignment)) throw new AppError("not_found", `${VARIANTS[variant].noun === "quote" ? "Quote" : "Consignment"} not found`);
+  const saved = url.searchParams.get("saved");
+  return {
+    variant,
+    consignment,
+    today: todayUtc(),
+    pickupDefault: (() => {
+      const home = mine.find((x) => x.id === user.defaultSiteId) ?? mine[0];
+      return VARIANTS[variant].returnType && home ? defaultPickupWindow(home.country, home.region) : null;
+    })(),
+    sites: mine.map<ScreenSite>((s) => ({
+      id: s.id,
+      code: s.code,
+      name: s.name,
+      country: s.country,
+      som: s.som,
+      csPhoneNumber: s.csPhoneNumber,
+      address: {
+        name: s.name,
+        address_line_1: s.addressLine1,
+        address_line_2: s.addressLine2,
+        locality: s.locality,
+        sublocality: s.sublocality,
+        postcode: s.postcode,
+        region: s.region,
+        country: s.country,
+        phone: s.phone,
+        email: s.email,
+        address_type: s.addressType,
+      },
+    })),
+    defaultSiteCode: mine.find((s) => s.id === user.defaultSiteId)?.code ?? mine[0]?.code ?? null,
+    itemTypes: types.map<ScreenItemType>((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      length: n(t.length),
+      width: n(t.width),
+      height: n(t.height),
+      weight: n(t.weight),
+      increments: n(t.increments),
+      labels: t.labels,
+      som: t.som,
+    })),
+    customer: {
+      name: user.customer.name,
+      customReferenceLabel: user.customer.customConsignmentReferenceLabel || "Custom reference",
+      customReferenceChoices: referenceChoices,
+      deliveryOptionsEnabled: Boolean(user.customer.options.delivery_options_enabled),
+      customReferenceType: user.customer.customConsignmentReferenceType,
+      placeholders: user.customer.options.placeholder_texts ?? {},
+      specialInstructions: user.customer.specialInstructions,
+    },
+    printButton: user.options.print_button === "save_print_new" ? "save_print_new" : "save_print",
+    cancelOffered: env().APP_ENV === "qa" || env().APP_ENV === "uat",
+    canEditRecipients: canEditRecipients(user),
+    saved: saved === "complete" || saved === "incomplete" ? saved : null,
+    /** labels just printed by Save + Print (a consignment id), or why they were not */
+    printed: await printedLabels(db, user, url.searchParams.get("print")),
+    merged: /^\d+$/.test(url.searchParams.get("merged") ?? ""),
+  };
+}
+
+export type ScreenData = Awaited<ReturnType<typeof loadConsignmentScreen>>;
+
+/** What a failed post gives back to the form: what was typed (nothing is lost), per-field errors and the alert. */
+export interface ScreenOutcome {
+  values: Record<string, string>;
+  errors: FieldErrors;
+  alert: { type: "error" | "warning" | "info" | "success"; message: string; refresh?: boolean } | null;
+  rates: Rate[] | null;
+  selectedIndex: number | null;
+}
+
+const FAILED_NEW = "Unable to save. If issue persists, please contact tech support.";
+
+/**
+ * The screen's post. Save intents redirect to the saved consignment (PRG), with `saved` telling
+ * the loader which confirmation to show; everything else answers an outcome for the form.
+ */
+export async function postConsignmentScreen(
+  db: DbOrTx,
+  user: CurrentUser,
+  id: number | null,
+  form: FormData,
+  existing: ConsignmentJson | null,
+  variant: Variant = "consignment",
+): Promise<ScreenOutcome | Response> {
+  const v = VARIANTS[variant];
+  if (existing && !belongsTo(variant, existing)) throw new AppError("not_found", "Consignment not found");
+  const entries = [...form.entries()].filter((e): e is [string, string] => typeof e[1] === "string");
+  const values = Object.fromEntries(entries);
+  // the Save and Print menu posts only its print_button choice
+  const intent = values.intent ?? (values.print_button ? "print_button" : "save");
+  const siteCode = values.site_code ?? existing?.site_code;
+  const country = user.sites.find((s) => s.code === siteCode)?.country ?? "AUSTRALIA";
+  const outcome = (o: Partial<ScreenOutcome>): ScreenOutcome => ({ values, errors: {}, alert: null, rates: null, selectedIndex: null, ...o });
+
+  if (intent === "print_button") {
+    try {
+      await updateUserOptions(db, user, user.id, { options: { print_button: values.print_button } });
+      return outcome({ alert: { type: "success", message: "Printing preference saved." } });
+    } catch {
+      return outcome({ alert: { type: "error", message: "Could not update printing preference." } });
+    }
+  }
+
+  if (intent === "promote" && id) {
+    try {
+      const promoted = await promoteQuote(db, user, id);
+      return redirect(`${VARIANTS[variantOf(promoted)].path}/${promoted.id}?saved=${Object.keys(promoted.errors).length ? "incomplete" : "complete"}`);
+    } catch (e) {
+      if (e instanceof AppError && e.code === "conflict") return outcome({ alert: { type: "error", message: e.message } });
+      throw e;
+    }
+  }
+  if (intent === "charge_account" && id && existing) {
+    try {
+      await updateChargeAccount(db, user, id, { version: values.version || existing.version, charge_account: values.failed_charge_account });
+      return redirect(`${v.path}/${id}?saved=complete`);
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code === "not_found") throw e;
+      // spec 1 section 8: a failed charge account update shows the stale message
+      return outcome({ errors: e.fieldErrors, alert: { type: "error", message: STALE_MESSAGE, refresh: true } });
+    }
+  }
+  if (intent === "delete" && id) {
+    await deleteConsignments(db, user, { ids: [id] });
+    return redirect(v.isQuote ? `/quotes?deleted=${id}` : `/?deleted=${id}`);
+  }
+  if (intent === "despatch_print" || intent === "despatch_email") {
+    return outcome({ alert: { type: "info", message: "Despatching from this screen arrives with the despatch release; the return is unchanged." } });
+  }
+
+  const input = consignmentFromForm(entries, country);
+  if (intent === "rate") {
+    try {
+      const parsed = consignmentInputSchema.parse(input);
+      const response = await rateConsignment(db, user, ratingPayloadOf({ ...parsed, site_code: siteCode ?? "", return_type: v.returnType }));
+      return outcome({ rates: response.carriers, selectedIndex: response.selected_index });
+    } catch (e) {
+      if (e instanceof AppError) return outcome({ errors: e.fieldErrors, alert: { type: "warning", message: `Cannot rate yet: ${e.message}` } });
+      if (e && typeof e === "object" && "issues" in e) return outcome({ alert: { type: "warning", message: "Cannot rate yet: check the highlighted fields." } });
+      throw e;
+    }
+  }
+
+  try {
+    const { consignment, complete } = await saveConsignment(db, user, id, input, { isQuote: v.isQuote, returnType: v.returnType });
+    const saved = complete ? "complete" : "incomplete";
+    // Save + Print: a complete consignment prints its labels now (number and SSCCs allocated); the
+    // screen then opens them. An incomplete one is saved and says why it did not print.
+    let printed = "";
+    if ((intent === "save_print" || intent === "save_print_new") && !v.isQuote) {
+      printed = complete ? `&print=${consignment.id}` : "&print=incomplete";
+      if (complete) await printLabels(db, user, consignment.id);
+    }
+    const next = intent === "save_print_new" ? `/?saved=${saved}${printed}` : `${v.path}/${consignment.id}?saved=${saved}${printed}`;
+    return redirect(next);
+  } catch (e) {
+    if (!(e instanceof AppError) || e.code === "forbidden" || e.code === "not_found") throw e;
+    if (e.code === "stale") return outcome({ alert: { type: "error", message: e.message, refresh: true } });
+    const message = id ? `Unable to save. ${firstErrorMessage(e.fieldErrors) ?? e.message}` : FAILED_NEW;
+    return outcome({ errors: e.fieldErrors, alert: { type: "error", message } });
+  }
+}
+
+const idOf = (raw: string | undefined) => {
+  if (raw == null) return null;
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new AppError("not_found", "Consignment not found");
+  return id;
+};
+
+/** The loader of a variant's screen (`/consignment/{id?}`, `/quote/{id?}`, ...). */
+export function screenLoader(variant: Variant) {
+  return async ({ request, context, params }: LoaderFunctionArgs) => {
+    const { user } = await requireUser(context, request);
+    try {
+      return await loadConsignmentScreen(context.db, user, idOf(params.id), new URL(request.url), variant);
+    } catch (e) {
+      throwIfAccessError(e);
+      throw e;
+    }
+  };
+}
+
+/** The action of a variant's screen. */
+export function screenAction(variant: Variant) {
+  return async ({ request, context, params }: ActionFunctionArgs) => {
+    const { user } = await requireUser(context, request);
+    try {
+      const id = idOf(params.id);
+      const existing = id ? await getConsignment(context.db, user, id) : null;
+      return await postConsignmentScreen(context.db, user, id, await request.formData(), existing, variant);
+    } catch (e) {
+      throwIfAccessError(e);
+      throw e;
+    }
+  };
+}
+
+/** Labels just printed by Save + Print: which consignment and how many, or why none. */
+async function printedLabels(db: DbOrTx, user: CurrentUser, param: string | null): Promise<{ id: number; count: number } | "incomplete" | null> {
+  if (param === "incomplete") return "incomplete";
+  if (!param || !/^\d+$/.test(param)) return null;
+  const c = await getConsignment(db, user, Number(param)).catch(() => null);
+  return c ? { id: c.id, count: c.number_of_labels } : null;
+}

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "dangerous_goods_types_key" ON "dangerous_goods_types" USING btree ("un_number",lower("proper_shipping_name"));

@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+test("Save + Print Labels saves, prints the labels as a PDF and the consignment leaves Pending", async ({ page }) => {
+  await signIn(page, "despatcher@example.com");
+  await page.goto("/");
+  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
+  await page.getByTestId("receiver_address-name").fill("Brisb");
+  await page.getByRole("option", { name: /Brisbane Hardware/ }).click();
+  await page.getByLabel("Quantity line 1").fill("2");
+  await page.getByLabel("Item type line 1").selectOption({ label: "Carton" });
+  await expect(page.getByTestId("rate").first()).toBeVisible();
+  const popup = page.waitForEvent("popup");
+  await page.getByRole("button", { name: "Save + Print Labels" }).click();
+  const labels = await popup;
+  expect(labels.url()).toMatch(/\/print\/\d+\/labels$/);
+  await expect(page.getByTestId("printed-labels")).toBeVisible();
+  await expect(page.getByTestId("consignment-title")).toHaveText(/^Despatchable consignment [A-Z]+\d+$/);
+  const pdf = await page.request.get(new URL(labels.url()).pathname);
+  expect(pdf.headers()["content-type"]).toBe("application/pdf");
+  expect((await pdf.body()).subarray(0, 4).toString()).toBe("%PDF");
+  await expect(page.getByText("2 labels sent to printer. (Desk printer (PDF))")).toBeVisible();
+
+  // numbered now: the consignment note prints through the connote printer
+  const notePopup = page.waitForEvent("popup");
+  await page.getByRole("button", { name: "Print connote" }).click();
+  const note = await notePopup;
+  await note.waitForURL(/\/print\/consignment_notes\?ids=\d+$/);
+  await expect(page.getByText("1 consignment note sent to printer. (Office A4 (PDF))")).toBeVisible();
+});
+
+test("the printer configuration dialog saves only with all three printers chosen", async ({ page }) => {
+  await signIn(page, "despatcher@example.com");
+  await page.goto("/configure_printers");
+  await expect(page.getByRole("heading", { name: "Printer configuration" })).toBeVisible();
+  const save = page.getByRole("button", { name: "Save" });
+  await expect(save).toBeEnabled();
+  await page.getByLabel("Manifest printer").selectOption("");
+  await expect(save).toBeDisabled();
+  await page.getByLabel("Manifest printer").selectOption({ label: "Office A4 (PDF)" });
+  await page.getByLabel("Label printer").selectOption({ label: "Zebra thermal (ZPL)" });
+  await save.click();
+  await expect(page.getByText("Printer configuration saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Label printer")).toHaveValue(await page.getByLabel("Label printer").locator("option", { hasText: "Zebra" }).getAttribute("value") ?? "");
+  // back to the PDF printer for the other tests
+  await page.getByLabel("Label printer").selectOption({ label: "Desk printer (PDF)" });
+  await save.click();
+  await expect(page.getByText("Printer configuration saved.")).toBeVisible();
+});
