@@ -57,6 +57,9 @@ export const manifests = pgTable(
     number: text("number").notNull(),
     despatchTime: timestamp("despatch_time", { withTimezone: true }),
     failedDespatch: boolean("failed_despatch").notNull().default(false),
+    /** what the carrier said when the last despatch of this manifest failed */
+    failureReason: text("failure_reason"),
+    despatchedBy: integer("despatched_by").references(() => users.id),
     status: text("status", { enum: ["pending", "ready", "failed"] }).notNull().default("pending"),
     printConnote: boolean("print_connote").notNull().default(false),
     printDangerousGoodsDocuments: boolean("print_dangerous_goods_documents").notNull().default(false),
@@ -120,6 +123,15 @@ export const consignments = pgTable(
     manifestId: integer("manifest_id").references(() => manifests.id),
     numberOfLabels: integer("number_of_labels").notNull().default(0),
     labelsPrintedAt: timestamp("labels_printed_at", { withTimezone: true }),
+    // List columns kept with the row on every save, so the consignment list and manifest totals
+    // read one table (spec 1 section 2 list columns; sortable without joins).
+    /** receiver name, or the sender's for returns and third-party pickups */
+    partyName: text("party_name"),
+    itemCount: integer("item_count").notNull().default(0),
+    totalWeight: numeric("total_weight", { precision: 14, scale: 3 }).notNull().default("0"),
+    totalVolume: numeric("total_volume", { precision: 14, scale: 4 }).notNull().default("0"),
+    hazardous: boolean("hazardous").notNull().default(false),
+    itemReferences: text("item_references"),
     printConnote: boolean("print_connote").notNull().default(false),
     printDangerousGoodsDocuments: boolean("print_dangerous_goods_documents").notNull().default(false),
     autoDelivered: boolean("auto_delivered").notNull().default(false),
@@ -141,6 +153,8 @@ export const consignments = pgTable(
     index("consignments_number_idx").on(t.consignmentNumber),
     // manifest page: the consignments of a manifest
     index("consignments_manifest_idx").on(t.manifestId),
+    // consignment list counters and state filters: a customer's consignments of one state by date
+    index("consignments_customer_state_date_idx").on(t.customerId, t.state, t.despatchDate),
   ],
 );
 

@@ -29,6 +29,7 @@ import { placeName, ratingPayloadOf } from "./form";
 import { canPromoteQuote, canRerate, dangerousGoodsComplete, isEditable, isFailed, PROMOTION_REFUSED, roundUpToQuarter } from "./rules";
 import { addressJson, addressValues, type AddressJson } from "../addresses/address-json";
 import { chargeAccountSchema, consignmentInputSchema, type ConsignmentInput, type ReturnInfoInput } from "./schema";
+import { transition } from "./lifecycle";
 
 export const STALE_MESSAGE = "Unable to save. Someone else may have modified the consignment, please refresh.";
 
@@ -515,7 +516,13 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
       .where(eq(itemTypes.customerId, user.customer.id));
     const typeById = new Map(types.map((t) => [t.id, t]));
     const { errors, rate, response, serviceId } = await complete(tx, user, site, input, new Set(typeById.keys()), existing, returnType, choices);
-    const state: ConsignmentState = isQuote ? "quote" : Object.keys(errors).length === 0 && rate ? "despatchable" : "open";
+    const ready = Object.keys(errors).length === 0 && Boolean(rate);
+    // a quote being promoted arrives here with isQuote already cleared (promoteQuote)
+    const state: ConsignmentState = isQuote
+      ? "quote"
+      : !existing
+        ? ready ? "despatchable" : "open"
+        : transition(existing.state, existing.state === "quote" ? (ready ? "promote_complete" : "promote_incomplete") : ready ? "complete" : "incomplete");
 
     const cheapest = response?.carriers.find((r) => !r.is_poa && r.total != null) ?? null;
     const ruleBased = response && response.selected_index != null ? response.carriers[response.selected_index] : null;
@@ -642,9 +649,24 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     if (dgValues.length) await tx.insert(dangerousGoodsItems).values(dgValues);
 
     const after = await toJson(tx, user, saved);
+    await tx.update(consignments).set(listColumnsOf(after)).where(eq(consignments.id, saved.id));
     await writeAudit(tx, user, saved.id, saved.version, before, after);
     return { consignment: after, complete: Object.keys(errors).length === 0 && Boolean(rate) };
   });
+}
+
+/** The list columns kept with the row (party, items, weight, volume, hazardous, item references). */
+function listColumnsOf(c: ConsignmentJson) {
+  const party = c.return_type ? c.sender_address : c.receiver_address;
+  const references = c.items.map((i) => i.reference?.trim()).filter(Boolean);
+  return {
+    partyName: party?.name ?? null,
+    itemCount: c.items.reduce((n, i) => n + (i.quantity > 0 ? i.quantity : 0), 0),
+    totalWeight: String(c.items.reduce((n, i) => n + (Number(i.weight_in_uom) > 0 ? Number(i.weight_in_uom) : 0), 0)),
+    totalVolume: String(c.items.reduce((n, i) => n + (Number(i.total_volume) > 0 ? Number(i.total_volume) : 0), 0)),
+    hazardous: c.items.some((i) => i.dangerous_goods_items.length > 0),
+    itemReferences: references.length ? references.join(", ") : null,
+  };
 }
 
 /** The site a consignment is sent from: one of the user's sites, by code or id; else the one it has, the user's default, or the first. */

@@ -10,7 +10,7 @@ import { consignmentChanges, consignments } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { isEditable } from "./rules";
+import { canTransition, transition } from "./lifecycle";
 
 const idsSchema = z.object({
   ids: z
@@ -33,12 +33,12 @@ export async function deleteConsignments(db: DbOrTx, user: CurrentUser, raw: unk
   return db.transaction(async (tx) => {
     const rows = await scoped(tx, user, ids);
     if (rows.length !== new Set(ids).size) throw new AppError("not_found", "Consignment not found");
-    const refused = rows.filter((r) => !r.active || !isEditable(r.state));
+    const refused = rows.filter((r) => !r.active || !canTransition(r.state, "delete"));
     if (refused.length) throw new AppError("conflict", "Only consignments that have not been despatched can be deleted", { base: ["Only consignments that have not been despatched can be deleted"] });
     for (const r of rows) {
       const [row] = await tx
         .update(consignments)
-        .set({ state: "deleted", active: false, deletedBy: user.id, options: { ...r.options, state_before_delete: r.state }, version: sql`${consignments.version} + 1`, updatedAt: new Date() })
+        .set({ state: transition(r.state, "delete"), active: false, deletedBy: user.id, options: { ...r.options, state_before_delete: r.state }, version: sql`${consignments.version} + 1`, updatedAt: new Date() })
         .where(eq(consignments.id, r.id))
         .returning({ version: consignments.version });
       await tx.insert(consignmentChanges).values({ consignmentId: r.id, version: row!.version, field: "state", fromValue: r.state, toValue: "deleted", changedBy: user.id });

@@ -15,6 +15,7 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { getConsignment, inputFrom, saveConsignment, type ConsignmentJson } from "./consignments.server";
 import { isEditable } from "./rules";
+import { transition } from "./lifecycle";
 
 export const DEFAULT_MERGE_LIMIT = 3;
 
@@ -146,7 +147,7 @@ export async function mergeConsignment(db: DbOrTx, user: CurrentUser, targetId: 
 
     const [merged] = await tx
       .update(consignments)
-      .set({ state: "merged", active: false, mergedIntoId: targetId, version: sql`${consignments.version} + 1`, updatedAt: new Date() })
+      .set({ state: transition(source.state, "merge"), active: false, mergedIntoId: targetId, version: sql`${consignments.version} + 1`, updatedAt: new Date() })
       .where(and(eq(consignments.id, sourceId), eq(consignments.version, source.version)))
       .returning({ version: consignments.version });
     if (!merged) throw new AppError("stale", "Unable to save. Someone else may have modified the consignment, please refresh.");

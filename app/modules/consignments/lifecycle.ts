@@ -1,0 +1,56 @@
+/**
+ * The consignment state machine (spec 1 section 4; DESIGN "Consignment lifecycle"). Every change
+ * of state goes through `transition`, which answers the new state or refuses with a clear error.
+ * Tracking states after despatch (in_transit, delivered, ...) arrive with track and trace.
+ */
+import type { ConsignmentState } from "../../../db/schema/consignments";
+import { AppError } from "../../utils/errors";
+import { DESPATCHED_STATES, FAILED_STATES } from "./rules";
+
+export type LifecycleEvent =
+  | "complete"
+  | "incomplete"
+  | "promote_complete"
+  | "promote_incomplete"
+  | "merge"
+  | "delete"
+  | "despatch"
+  | "despatch_succeeded"
+  | "despatch_failed"
+  | "redespatch"
+  | "cancel_pending"
+  | "cancel_confirmed"
+  | "confirm_cancel";
+
+const ENTRY: readonly ConsignmentState[] = ["open", "despatchable"];
+/** despatched and later, but not while a despatch is still running */
+const CANCELLABLE = DESPATCHED_STATES.filter((s) => s !== "despatching" && s !== "despatch_processing");
+
+/** From which states each event may happen, and the state it leads to. */
+export const TRANSITIONS: Record<LifecycleEvent, { from: readonly ConsignmentState[]; to: ConsignmentState; verb: string }> = {
+  complete: { from: ENTRY, to: "despatchable", verb: "save" },
+  incomplete: { from: ENTRY, to: "open", verb: "save" },
+  promote_complete: { from: ["quote"], to: "despatchable", verb: "promote" },
+  promote_incomplete: { from: ["quote"], to: "open", verb: "promote" },
+  merge: { from: ENTRY, to: "merged", verb: "merge" },
+  delete: { from: [...ENTRY, "quote"], to: "deleted", verb: "delete" },
+  despatch: { from: ["despatchable"], to: "despatching", verb: "despatch" },
+  despatch_succeeded: { from: ["despatching"], to: "despatched", verb: "complete the despatch of" },
+  despatch_failed: { from: ["despatching"], to: "despatch_failure", verb: "fail the despatch of" },
+  redespatch: { from: FAILED_STATES, to: "despatching", verb: "redespatch" },
+  cancel_pending: { from: CANCELLABLE, to: "cancelling", verb: "cancel" },
+  cancel_confirmed: { from: [...CANCELLABLE, "cancelling"], to: "cancelled", verb: "cancel" },
+  confirm_cancel: { from: ["cancelling"], to: "cancelled", verb: "confirm the cancellation of" },
+};
+
+export const canTransition = (state: ConsignmentState, event: LifecycleEvent) => TRANSITIONS[event].from.includes(state);
+
+/** The state after `event`, or a conflict error naming what was refused. */
+export function transition(state: ConsignmentState, event: LifecycleEvent): ConsignmentState {
+  const t = TRANSITIONS[event];
+  if (!t.from.includes(state)) {
+    const message = `Cannot ${t.verb} a consignment that is ${state.replace(/_/g, " ")}`;
+    throw new AppError("conflict", message, { base: [message] });
+  }
+  return t.to;
+}
