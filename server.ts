@@ -27,10 +27,10 @@ if (dgLoaded) console.log(`Loaded ${dgLoaded} dangerous goods entries.`);
 if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) console.log("Loaded the demo data.");
 
 const mailer = createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
-const queue = await createQueue({ database, mailer });
+const renderer = createRenderer();
+const queue = await createQueue({ database, mailer, renderer });
 if (config.RUN_WORKER === "1") await queue.work();
 
-const renderer = createRenderer();
 const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
 const baseUrl = config.APP_URL ?? `http://localhost:${config.PORT}`;
 const app = createApp({

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import type { Db } from "../db/client.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
+import type { Renderer } from "../app/modules/printing/renderer.server";
 import { runCleanup, type CleanupResult } from "../app/modules/auth/cleanup.server";
+import { despatchOutcome, despatchPayload, DESPATCHING, runDespatch, type DespatchResult } from "../app/modules/despatch/despatch.server";
+import { emailReturnDocuments } from "../app/modules/despatch/return-email.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
 
@@ -10,9 +13,11 @@ interface JobDefinition<P extends z.ZodType, R> {
   /** shown while working ("Working..." when absent) */
   startMessage?: string;
   doneMessage: (result: R) => string;
+  /** what went wrong although the job ran (the job then ends failed, its info kept) */
+  errorsOf?: (result: R) => string[];
   /** pg-boss cron expression for a recurring run */
   cron?: string;
-  run(services: { db: Db; mailer: Mailer }, payload: z.infer<P>, progress: Progress): Promise<R>;
+  run(services: { db: Db; mailer: Mailer; renderer: Renderer }, payload: z.infer<P>, progress: Progress): Promise<R>;
 }
 
 const define = <P extends z.ZodType, R>(d: JobDefinition<P, R>) => d;
@@ -29,6 +34,25 @@ export const JOBS = {
       `Removed ${r.sessions} expired session(s), ${r.resetTokens} reset link(s) and ${r.signInAudits} old sign-in record(s).`,
     cron: "17 3 * * *",
     run: ({ db }, payload, progress) => runCleanup(db, payload.now ? new Date(payload.now) : new Date(), progress),
+  }),
+  "consignments.despatch": define({
+    payload: despatchPayload,
+    startMessage: DESPATCHING,
+    doneMessage: (r: DespatchResult) => despatchOutcome(r).message,
+    errorsOf: (r: DespatchResult) => despatchOutcome(r).errors,
+    run: async ({ db, mailer, renderer }, payload, progress) => {
+      const result = await runDespatch(db, payload, progress);
+      // Despatch + email of a return: its labels and manifest go to the pickup contact
+      if (payload.sendEmail) for (const id of result.despatched) await emailReturnDocuments({ db, mailer, renderer }, payload.userId, id);
+      return result;
+    },
+  }),
+  "consignments.redespatch": define({
+    payload: despatchPayload,
+    startMessage: DESPATCHING,
+    doneMessage: (r: DespatchResult) => despatchOutcome(r, true).message,
+    errorsOf: (r: DespatchResult) => despatchOutcome(r, true).errors,
+    run: ({ db }, payload, progress) => runDespatch(db, payload, progress),
   }),
 };
 

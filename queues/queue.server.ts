@@ -4,6 +4,7 @@ import type { Database, DbOrTx, SqlExecutor } from "../db/client.server";
 import { jobs } from "../db/schema";
 import { createJobRow, updateJobRow } from "../app/modules/jobs/jobs.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
+import type { Renderer } from "../app/modules/printing/renderer.server";
 import { JOBS, type JobName, type JobPayload } from "./definitions";
 
 export interface EnqueueOptions {
@@ -22,6 +23,16 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
+/**
+ * A pg-boss parameter as the pg driver would send it: drizzle drops an undefined parameter from
+ * the statement (leaving `COALESCE(::uuid, ...)`), and hands objects to the driver unserialised.
+ */
+function param(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value !== null && typeof value === "object" && !(value instanceof Date) && !Buffer.isBuffer(value)) return JSON.stringify(value);
+  return value;
+}
+
 /** pg-boss's raw SQL runner over a drizzle connection or transaction. */
 function executorFor(db: DbOrTx): SqlExecutor {
   return {
@@ -31,7 +42,7 @@ function executorFor(db: DbOrTx): SqlExecutor {
       const chunks: SQL[] = [];
       pieces.forEach((piece, i) => {
         if (i % 2 === 0) chunks.push(sql.raw(piece));
-        else chunks.push(sql`${values[Number(piece) - 1]}`);
+        else chunks.push(sql`${param(values[Number(piece) - 1])}`);
       });
       const result = (await db.execute(sql.join(chunks))) as unknown as { rows?: unknown[] } | unknown[];
       return { rows: Array.isArray(result) ? [...result] : (result.rows ?? []) };
@@ -42,6 +53,8 @@ function executorFor(db: DbOrTx): SqlExecutor {
 export interface QueueDeps {
   database: Database;
   mailer: Mailer;
+  /** PDFs for jobs that send documents (return e-mails) */
+  renderer: Renderer;
 }
 
 /**
@@ -62,13 +75,15 @@ export async function runJob(deps: QueueDeps, name: JobName, data: Record<string
   if (!claimed) return "skipped";
   try {
     const payload = definition.payload.parse(rest);
-    const info = await definition.run({ db, mailer: deps.mailer }, payload as never, (pct, message) =>
+    const info = await definition.run({ db, mailer: deps.mailer, renderer: deps.renderer }, payload as never, (pct, message) =>
       updateJobRow(db, id, { pctComplete: Math.round(pct), message }),
     );
+    const errors = definition.errorsOf?.(info as never) ?? [];
     await updateJobRow(db, id, {
-      status: "complete",
+      status: errors.length ? "failed" : "complete",
       pctComplete: 100,
       message: definition.doneMessage(info as never),
+      errors,
       info: info as unknown as Record<string, unknown>,
     });
     return "ran";

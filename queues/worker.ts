@@ -5,6 +5,7 @@
 import { migrateDatabase, openDatabase } from "../db/client.server";
 import { createMailer } from "../app/modules/mail/mailer.server";
 import { env } from "../app/utils/env.server";
+import { createRenderer } from "../app/modules/printing/renderer.server";
 import { createQueue } from "./queue.server";
 
 const config = env();
@@ -14,12 +15,14 @@ if (database.kind === "pglite") {
   process.exit(1);
 }
 await migrateDatabase(database);
-const queue = await createQueue({ database, mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) });
+const renderer = createRenderer();
+const queue = await createQueue({ database, renderer, mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) });
 await queue.work();
 console.log("FreightDesk worker: processing jobs");
 
 async function shutdown() {
   await queue.stop().catch(() => {});
+  await renderer.close();
   await database.close().catch(() => {});
   process.exit(0);
 }

@@ -4,7 +4,8 @@ import { z } from "zod";
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** qa and uat switch on the QA-only features of the spec (for example consignment cancellation) */
-  APP_ENV: z.enum(["development", "qa", "uat", "production"]).default("development"),
+  // the demo runs as QA so that its QA-only features (cancellation) are on; a live install sets production
+  APP_ENV: z.enum(["development", "qa", "uat", "production"]).default("qa"),
   PORT: z.coerce.number().int().positive().default(3000),
   DATABASE_URL: z.string().url().optional(),
   PGLITE_DIR: z.string().optional(),

@@ -155,6 +155,9 @@ export const consignments = pgTable(
     index("consignments_manifest_idx").on(t.manifestId),
     // consignment list counters and state filters: a customer's consignments of one state by date
     index("consignments_customer_state_date_idx").on(t.customerId, t.state, t.despatchDate),
+    // consignment list: the rows of one carrier service group by despatch date, keyset on id
+    // (list.server.ts listGroupRows; the group's rows alone are read, whatever the other groups hold)
+    index("consignments_customer_service_date_idx").on(t.customerId, t.serviceId, t.despatchDate, t.id),
   ],
 );
 

@@ -38,6 +38,8 @@ export const mailMessages = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html"),
+    /** attached files (return labels and manifests), kept so the mailbox shows what was sent */
+    attachments: jsonb("attachments").$type<{ filename: string; content_type: string; content_base64: string }[]>().notNull().default([]),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

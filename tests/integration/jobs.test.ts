@@ -100,7 +100,7 @@ describe("background jobs", () => {
   it("a job delivered twice, or twice at once, runs once and keeps its first result", async () => {
     const row = await createJobRow(server.db, { name: "maintenance.cleanup" });
     await server.db.insert(sessions).values({ id: "dup-expired", userId: (await server.db.select().from(users).limit(1))[0]!.id, expiresAt: new Date(Date.now() - 1000) });
-    const deps = { database: server.test.database, mailer: createMailer(server.db, { from: "t@example.com" }) };
+    const deps = { database: server.test.database, mailer: createMailer(server.db, { from: "t@example.com" }), renderer: server.renderer };
     const outcomes = await Promise.all([runJob(deps, "maintenance.cleanup", { jobId: row.id }), runJob(deps, "maintenance.cleanup", { jobId: row.id })]);
     expect(outcomes.sort()).toEqual(["ran", "skipped"]);
     expect(await runJob(deps, "maintenance.cleanup", { jobId: row.id })).toBe("skipped");

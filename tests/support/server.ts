@@ -31,9 +31,9 @@ export async function startTestServer(options: { rateLimit?: number; work?: bool
   const test = await createTestDatabase();
   const { database } = test;
   const mailer = createMailer(database.db, { from: "test@freightdesk.local" });
-  const queue = await createQueue({ database, mailer });
-  if (options.work) await queue.work();
   const renderer = createRenderer();
+  const queue = await createQueue({ database, mailer, renderer });
+  if (options.work) await queue.work();
   const app = createApp({
     build,
     services: { database, db: database.db, queue, mailer, baseUrl: "http://localhost", renderer },

@@ -1,4 +1,4 @@
-import { formatDate, roundUpToQuarter } from "~/modules/consignments/rules";
+import { formatDate, returnEmailParagraphs, roundUpToQuarter } from "~/modules/consignments/rules";
 import { parseDisplayDate } from "~/modules/consignments/form";
 
 export interface PickupState {
@@ -112,15 +112,11 @@ export function PickupInformation({
         </div>
         <div className="rounded border border-slate-200 bg-slate-50 p-3 text-sm" aria-label="Email preview" data-testid="email-preview">
           <p className="mb-2 text-xs font-semibold uppercase text-slate-500">Email preview</p>
-          <p>Hello{value.contact_name ? ` ${value.contact_name}` : ""},</p>
-          <p className="mt-2">
-            {customerName} has arranged a collection{readyDate && /^\d{4}-/.test(readyDate) ? ` from ${formatDate(readyDate, country)}` : ""}. Your labels are attached: please print them and fix one to each item. Collection should occur within 3 business days.
-          </p>
-          {value.email_body ? <p className="mt-2 whitespace-pre-wrap">{value.email_body}</p> : null}
-          <p className="mt-2">
-            {customerName}
-            {csPhone ? ` · ${csPhone}` : ""}
-          </p>
+          {returnEmailParagraphs({ contactName: value.contact_name, customerName, readyDate, country, notes: value.email_body, csPhone }).map((p, i) => (
+            <p key={i} className={i ? "mt-2 whitespace-pre-wrap" : "whitespace-pre-wrap"}>
+              {p}
+            </p>
+          ))}
         </div>
       </div>
     </section>

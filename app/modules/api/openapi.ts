@@ -79,6 +79,25 @@ export const openApiDocument = {
       },
     },
     "/api/consignments": {
+      get: {
+        summary:
+          "The consignment list: active, non-quote consignments of the user's customer and sites, by despatch date. { consignments: [rows], meta: { date_start, date_end, returns, outbounds, warning, next } }; a row has id, consignment_number (or Pending), party_name (19 characters), despatch_date, reference (12), item_count, weight, volume, hazardous, item_references (customer option view_item_references), state, return_type, url. Pages by keyset: meta.next is the after of the next page",
+        parameters: [
+          { name: "filter", in: "query", schema: { type: "string", enum: ["metadata", "incomplete", "labels_to_print", "complete", "despatched", "failed"], default: "metadata" } },
+          { name: "dateFilter", in: "query", schema: { type: "string", enum: ["today", "last_3_days", "last_7_days", "last_14_days", "last_30_days", "this_week", "next_7_days"], default: "today" } },
+          { name: "siteId", in: "query", description: "one of the user's site ids, or all", schema: { type: "string" } },
+          { name: "site", in: "query", description: "a site code instead of siteId", schema: { type: "string" } },
+          { name: "service_code", in: "query", description: "outbound consignments of carrier services with this code", schema: { type: "string" } },
+          { name: "returns", in: "query", description: "true: returns and third-party pickups only; false: outbound only", schema: { type: "boolean" } },
+          { name: "auto_printing", in: "query", description: "only consignments whose labels are still to print, oldest first", schema: { type: "boolean" } },
+          { name: "timestamp", in: "query", description: "cache-buster, ignored", schema: { type: "string" } },
+          { name: "sort", in: "query", schema: { type: "string", enum: ["consignment_number", "party_name", "despatch_date", "reference", "item_count", "weight", "volume", "hazardous"], default: "despatch_date" } },
+          { name: "dir", in: "query", schema: { type: "string", enum: ["asc", "desc"], default: "desc" } },
+          { name: "after", in: "query", description: "meta.next of the previous page", schema: { type: "string" } },
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 500 } },
+        ],
+        responses: ok("{ consignments, meta }"),
+      },
       post: {
         summary:
           "Create a consignment (or a quote with is_quote: true): the consignment object of spec 1 section 3 (sender_address, receiver_address, items nested). Priced on the server; carrier_code + service_code choose a service, else the selection rules do. 201 with the consignment; incomplete ones are saved open with errors per field",
@@ -88,7 +107,7 @@ export const openApiDocument = {
     "/api/consignments/{id}": {
       get: { summary: "One consignment of the user's customer and sites", parameters: [idParam("id")], responses: ok("The consignment") },
       put: {
-        summary: "Update from the version read ({ version, ...consignment }); an older version answers 409 with error_code stale",
+        summary: "Update from the version read ({ version, ...consignment }); an older version answers 409 with error_code stale. { redespatch: true } sends its failed manifest again and { despatch: true } despatches it (saving first when the body carries the consignment): both answer { job_id }",
         parameters: [idParam("id")],
         responses: { ...ok("The consignment"), "409": { description: "Stale version, or no longer editable", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } } },
       },
@@ -127,6 +146,27 @@ export const openApiDocument = {
       get: { summary: "A return or third-party pickup", parameters: [idParam("id")], responses: ok("The return") },
       put: { summary: "Update from the version read; { superadmin: true, version, return_info } lets a super admin correct pickup information in any state", parameters: [idParam("id")], responses: ok("The return") },
     },
+    "/api/returns/{id}/despatch": {
+      post: { summary: "{ send_email }: despatch a return or third-party pickup in a job; with send_email its labels and manifest go to return_info.email", parameters: [idParam("id")], responses: ok("{ job_id }") },
+    },
+    "/api/returns/{id}/email": {
+      post: { summary: "E-mail the labels and manifest of a despatched return again", parameters: [idParam("id")], responses: ok("{ message: 'Labels and manifest emailed.' }") },
+    },
+    "/api/consignments/despatch_all": {
+      put: {
+        summary: "{ ids }: despatch the selection in a job (one manifest per site, carrier and account); 422 when none selected, 409 when one is not despatchable; GET /api/job_status/{job_id} reports progress",
+        responses: { ...ok("{ job_id }"), "409": { description: "At least one of the consignments you have selected is not despatchable.", content: { "application/json": {} } } },
+      },
+    },
+    "/api/consignments/{id}/initiate_cancel": {
+      put: { summary: "Ask the carrier to cancel a despatched consignment (QA and UAT only; within the cancellation window unless admin)", parameters: [idParam("id")], responses: ok("{ result: cancel_pending | cancel_confirmed | cancel_confirmed_for_auto_delivered | cancel_rejected, message, state }") },
+    },
+    "/api/consignments/{id}/confirm_cancel": {
+      put: { summary: "Customer service confirms a cancelling consignment", parameters: [idParam("id")], responses: ok("{ result, message, state }") },
+    },
+    "/api/carriers/{code}/simulation": {
+      put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message? }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
+    },
     "/api/consignment_changes": {
       get: { summary: "?id: the audit history of a consignment (version, field, from, to, by, at), newest first; admin, super admin, devs", responses: ok("{ changes }") },
     },
@@ -144,6 +184,25 @@ export const openApiDocument = {
         parameters: [idParam("type")],
         responses: ok("{ printer, url }"),
       },
+    },
+    "/api/manifests": {
+      get: {
+        summary:
+          "?ids=1,2: those manifests (id, number, carrier_name, despatch_time, totals, hazardous_goods, failed_despatch, print flags, consignments_ids); otherwise ?fromDate&toDate (YYYY-MM-DD, blank = today, at most 2 months apart)&siteId (blank or ALL = every site): the manifest count by carrier",
+        parameters: [
+          { name: "ids", in: "query", schema: { type: "string" } },
+          { name: "fromDate", in: "query", schema: { type: "string", format: "date" } },
+          { name: "toDate", in: "query", schema: { type: "string", format: "date" } },
+          { name: "siteId", in: "query", schema: { type: "string" } },
+        ],
+        responses: ok("{ manifests } or { from_date, to_date, site_id, carriers: [{ carrier_name, carrier_code, count }], total }"),
+      },
+    },
+    "/api/manifests/consignments": {
+      get: { summary: "?ids=1,2: the consignments of those manifests (list columns, state, url)", parameters: [{ name: "ids", in: "query", required: true, schema: { type: "string" } }], responses: ok("{ consignments }") },
+    },
+    "/api/manifests/{id}/ready_for_print": {
+      get: { summary: "Manifest readiness, polled before printing: { status: pending|ready|failed, ready }", parameters: [idParam("id")], responses: ok("{ status, ready }") },
     },
     "/api/dangerous_goods_types": { get: { summary: "UN number or proper shipping name typeahead ?query (from 3 characters, 10 at most)", responses: ok("{ dangerous_goods_types }") } },
     "/api/dangerous_goods_types/import": {

@@ -6,7 +6,7 @@ import {
   consignmentChanges,
   consignmentItems,
   consignments,
-  customers,
+  carrierAccounts,
   dangerousGoodsItems,
   itemTypes,
   services,
@@ -173,7 +173,7 @@ export async function lockConsignment(tx: DbOrTx, user: CurrentUser, id: number)
 async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow): Promise<ConsignmentJson> {
   const addressIds = [row.senderAddressId, row.receiverAddressId].filter((id): id is number => id != null);
   // one round of parallel reads
-  const [addressRows, itemRows, serviceRow, siteRow, customerRow, dgRows] = await Promise.all([
+  const [addressRows, itemRows, serviceRow, siteRow, accountRow, dgRows] = await Promise.all([
     addressIds.length ? db.select().from(addresses).where(inArray(addresses.id, addressIds)) : Promise.resolve([]),
     db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, row.id)).orderBy(asc(consignmentItems.position), asc(consignmentItems.id)),
     row.serviceId
@@ -185,7 +185,10 @@ async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow): Promi
           .then((r) => r[0] ?? null)
       : Promise.resolve(null),
     db.select().from(sites).where(eq(sites.id, row.siteId)).then((r) => r[0]!),
-    db.select({ supportEmail: customers.supportEmail }).from(customers).where(eq(customers.id, row.customerId)).then((r) => r[0]!),
+    // cancellation e-mails go to the carrier account's support address (DESIGN "Carriers")
+    row.carrierAccountId
+      ? db.select({ supportEmail: carrierAccounts.supportEmail }).from(carrierAccounts).where(eq(carrierAccounts.id, row.carrierAccountId)).then((r) => r[0] ?? { supportEmail: null })
+      : Promise.resolve({ supportEmail: null }),
     db
       .select({ dg: dangerousGoodsItems })
       .from(dangerousGoodsItems)
@@ -268,7 +271,7 @@ async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow): Promi
     print_dangerous_goods_documents: row.printDangerousGoodsDocuments,
     auto_delivered: row.autoDelivered,
     cancellation_allowed_date: row.cancellationAllowedDate?.toISOString() ?? null,
-    support_email_empty: !customerRow.supportEmail,
+    support_email_empty: !accountRow.supportEmail,
     site_code: siteRow.code,
     site_id: row.siteId,
     customer_id: row.customerId,

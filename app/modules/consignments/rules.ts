@@ -249,3 +249,17 @@ export function formatDate(iso: string | null | undefined, country: string | nul
 
 /** The quote reference: QTE plus the id left-padded to 8 digits. */
 export const quoteReference = (id: number) => `QTE${String(id).padStart(8, "0")}`;
+
+/**
+ * The e-mail a return or third-party pickup sends with its labels and manifest (spec 1 section 2):
+ * the screen previews exactly these paragraphs and the despatch sends them.
+ */
+export function returnEmailParagraphs(r: { contactName?: string | null; customerName: string; readyDate?: string | null; country: string; notes?: string | null; csPhone?: string | null }): string[] {
+  const from = r.readyDate && /^\d{4}-\d{2}-\d{2}/.test(r.readyDate) ? ` from ${formatDate(r.readyDate.slice(0, 10), r.country)}` : "";
+  return [
+    `Hello${r.contactName ? ` ${r.contactName}` : ""},`,
+    `${r.customerName} has arranged a collection${from}. Your labels are attached: please print them and fix one to each item. Collection should occur within 3 business days.`,
+    ...(r.notes ? [r.notes] : []),
+    `${r.customerName}${r.csPhone ? ` · ${r.csPhone}` : ""}`,
+  ];
+}

@@ -16,7 +16,7 @@ const optionalText = (max: number, label: string) =>
     .transform((v) => (v ? v : null));
 
 /** true/false as JSON or as form text ("true", "on"); z.coerce.boolean would read "false" as true */
-const bool = z
+export const bool = z
   .union([z.boolean(), z.enum(["true", "false", "on", "1", "0", ""])])
   .optional()
   .transform((v) => v === true || v === "true" || v === "on" || v === "1");

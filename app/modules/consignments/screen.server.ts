@@ -3,6 +3,7 @@
  * `/consignment/{id}`) stay thin: the screen's data, and a form post turned into a save, a rate
  * request (the no-JavaScript "Get rates"), or a print preference.
  */
+import { cancellationOffered } from "../despatch/cancel.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
@@ -15,7 +16,6 @@ import { rateConsignment } from "../rating/rating.server";
 import type { Rate } from "../rating/engine";
 import { updateUserOptions } from "../users/options.server";
 import { AppError, firstErrorMessage, type FieldErrors } from "../../utils/errors";
-import { env } from "../../utils/env.server";
 import { customReferenceChoices, getConsignment, promoteQuote, saveConsignment, STALE_MESSAGE, todayUtc, updateChargeAccount, type ConsignmentJson } from "./consignments.server";
 import { deleteConsignments } from "./delete.server";
 import { printLabels } from "../printing/labels.server";
@@ -111,7 +111,7 @@ export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: n
       specialInstructions: user.customer.specialInstructions,
     },
     printButton: user.options.print_button === "save_print_new" ? "save_print_new" : "save_print",
-    cancelOffered: env().APP_ENV === "qa" || env().APP_ENV === "uat",
+    cancelOffered: cancellationOffered(),
     canEditRecipients: canEditRecipients(user),
     saved: saved === "complete" || saved === "incomplete" ? saved : null,
     /** labels just printed by Save + Print (a consignment id), or why they were not */

@@ -8,6 +8,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface Mailer {
@@ -23,14 +24,20 @@ export function createMailer(db: DbOrTx, options: { smtpUrl?: string; from: stri
     return {
       transport: "smtp",
       async send(m) {
-        await transporter.sendMail({ from: options.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transporter.sendMail({ from: options.from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments: m.attachments });
       },
     };
   }
   return {
     transport: "database",
     async send(m) {
-      await db.insert(mailMessages).values({ to: m.to.toLowerCase(), subject: m.subject, text: m.text, html: m.html });
+      await db.insert(mailMessages).values({
+        to: m.to.toLowerCase(),
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        attachments: (m.attachments ?? []).map((a) => ({ filename: a.filename, content_type: a.contentType, content_base64: a.content.toString("base64") })),
+      });
     },
   };
 }

@@ -59,6 +59,14 @@ export async function allocateConsignmentNumber(db: DbOrTx, accountId: number): 
   return formatNumber(a.consignmentNumberPrefix, a.consignmentNumberDigits, n!);
 }
 
+/** The next `count` consignment numbers of a carrier account, formatted (one statement for a whole manifest). */
+export async function allocateConsignmentNumbers(db: DbOrTx, accountId: number, count: number): Promise<string[]> {
+  const numbers = await take(db, accountId, "consignment", count);
+  if (!numbers.length) return [];
+  const a = await account(db, accountId);
+  return numbers.map((n) => formatNumber(a.consignmentNumberPrefix, a.consignmentNumberDigits, n));
+}
+
 /** The next manifest number of a carrier account, formatted. */
 export async function allocateManifestNumber(db: DbOrTx, accountId: number): Promise<string> {
   const [n] = await take(db, accountId, "manifest", 1);

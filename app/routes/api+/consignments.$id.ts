@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { getConsignment, saveConsignment } from "~/modules/consignments/consignments.server";
+import { requestDespatch, requestRedespatch } from "~/modules/despatch/despatch.server";
 import { api, assertMethod, readBody } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";
 
@@ -12,12 +13,22 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
-/** PUT /api/consignments/{id}: updates it from the version the caller read (a stale version answers 409, error_code stale). */
+/**
+ * PUT /api/consignments/{id}: updates it from the version the caller read (a stale version answers
+ * 409, error_code stale). With `redespatch: true` it sends its failed manifest again, and with
+ * `despatch: true` it despatches it (after saving, when the body also carries the consignment);
+ * both answer { job_id }.
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   return api(async () => {
     assertMethod(request, "PUT");
     const { user } = await requireApiUser(context, request);
-    const { consignment } = await saveConsignment(context.db, user, idParam(params.id, "Consignment id"), await readBody(request));
-    return consignment;
+    const id = idParam(params.id, "Consignment id");
+    const { redespatch, despatch, ...body } = await readBody(request);
+    if (redespatch === true || redespatch === "true") return requestRedespatch(context.db, context.queue, user, id);
+    const despatching = despatch === true || despatch === "true";
+    if (despatching && body.version == null) return requestDespatch(context.db, context.queue, user, { ids: [id] });
+    const { consignment } = await saveConsignment(context.db, user, id, body);
+    return despatching ? requestDespatch(context.db, context.queue, user, { ids: [id] }) : consignment;
   });
 }

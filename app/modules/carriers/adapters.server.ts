@@ -1,0 +1,130 @@
+/**
+ * Carrier adapters (DESIGN "Carriers"): one interface for what we ask of a carrier — take a
+ * manifest, say when its manifest document is ready, cancel a consignment, give a tracking URL.
+ * Built in: the generic adapter (despatch is local; cancellation is an e-mail to the account's
+ * support address), Australia Post's (its manifest is ready only once the carrier has made it,
+ * so it is polled), and a simulated carrier that can be told to fail, so the failure paths of
+ * despatch, redespatch and cancellation are real. Real carrier APIs plug in behind this later.
+ */
+import type { Mailer } from "../mail/mailer.server";
+
+export interface CarrierInfo {
+  code: string;
+  name: string;
+  webUrl: string | null;
+  options: Record<string, unknown>;
+}
+
+export interface ManifestForCarrier {
+  number: string;
+  accountNumber: string;
+  consignments: { id: number; consignmentNumber: string; returnType: string | null }[];
+}
+
+export type DespatchOutcome = { ok: true; ready: boolean } | { ok: false; reason: string };
+
+export type CancelResult = "cancel_pending" | "cancel_confirmed" | "cancel_confirmed_for_auto_delivered" | "cancel_rejected";
+
+export interface CancelRequest {
+  consignmentNumber: string | null;
+  autoDelivered: boolean;
+  supportEmail: string;
+  customerName: string;
+  requestedBy: string;
+  mailer: Mailer;
+}
+
+export interface CarrierAdapter {
+  despatchManifest(manifest: ManifestForCarrier): Promise<DespatchOutcome>;
+  /** Whether the carrier's manifest document is ready to print: pending, ready or failed. */
+  manifestStatus(manifestNumber: string): Promise<"pending" | "ready" | "failed">;
+  cancel(request: CancelRequest): Promise<{ result: CancelResult; message?: string }>;
+  trackingUrl(consignmentNumber: string | null): string | null;
+}
+
+/** What the simulated carrier is told to do (carriers.options.simulate), set by devs for a demo or test. */
+export interface Simulation {
+  fail_despatch?: boolean;
+  cancel_result?: CancelResult;
+  reject_message?: string;
+}
+
+/** The generic carrier's cancellation: an e-mail to the account's support address. */
+async function cancelByEmail(carrier: CarrierInfo, request: CancelRequest): Promise<{ result: CancelResult }> {
+  if (request.autoDelivered) return { result: "cancel_confirmed_for_auto_delivered" };
+  await request.mailer.send({
+    to: request.supportEmail,
+    subject: `Cancellation request: consignment ${request.consignmentNumber ?? ""}`.trim(),
+    text: [
+      `${request.customerName} asks ${carrier.name} to cancel consignment ${request.consignmentNumber ?? "(no number)"}.`,
+      `Requested by ${request.requestedBy}.`,
+      "Please do not collect or deliver it, and reply to confirm.",
+    ].join("\n"),
+  });
+  return { result: "cancel_confirmed" };
+}
+
+function trackingUrlOf(carrier: CarrierInfo, number: string | null) {
+  if (!carrier.webUrl || !number) return null;
+  const url = new URL(carrier.webUrl);
+  url.searchParams.set("id", number);
+  return url.toString();
+}
+
+function generic(carrier: CarrierInfo): CarrierAdapter {
+  return {
+    async despatchManifest() {
+      return { ok: true, ready: true };
+    },
+    async manifestStatus() {
+      return "ready";
+    },
+    cancel: (request) => cancelByEmail(carrier, request),
+    trackingUrl: (number) => trackingUrlOf(carrier, number),
+  };
+}
+
+/** Australia Post makes the manifest itself: despatched separately, its manifest printed once ready. */
+function auspost(carrier: CarrierInfo): CarrierAdapter {
+  return {
+    ...generic(carrier),
+    async despatchManifest() {
+      return { ok: true, ready: false };
+    },
+    // the local stand-in has the manifest ready at the first ask; a real API answers pending for a while
+    async manifestStatus() {
+      return "ready";
+    },
+  };
+}
+
+function simulated(carrier: CarrierInfo): CarrierAdapter {
+  const simulation = (carrier.options.simulate ?? {}) as Simulation;
+  return {
+    ...generic(carrier),
+    async despatchManifest(manifest) {
+      if (simulation.fail_despatch) return { ok: false, reason: `${carrier.name} refused manifest ${manifest.number} (simulated failure)` };
+      return { ok: true, ready: true };
+    },
+    async cancel(request) {
+      const result = simulation.cancel_result ?? "cancel_pending";
+      if (result === "cancel_rejected") return { result, message: simulation.reject_message ?? `${carrier.name} cannot cancel a consignment that has been collected.` };
+      if (result === "cancel_confirmed") return cancelByEmail(carrier, request);
+      return { result };
+    },
+  };
+}
+
+export type AdapterKind = "generic" | "auspost" | "simulated";
+
+/** The adapter of a carrier: named in its options (`adapter`), else by code. */
+export function adapterKind(carrier: Pick<CarrierInfo, "code" | "options">): AdapterKind {
+  const named = carrier.options.adapter;
+  if (named === "simulated" || named === "auspost" || named === "generic") return named;
+  return carrier.code.toLowerCase() === "auspost" ? "auspost" : "generic";
+}
+
+export function adapterFor(carrier: CarrierInfo): CarrierAdapter {
+  const kind = adapterKind(carrier);
+  return kind === "auspost" ? auspost(carrier) : kind === "simulated" ? simulated(carrier) : generic(carrier);
+}

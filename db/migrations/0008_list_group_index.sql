@@ -1,0 +1,1 @@
+CREATE INDEX "consignments_customer_service_date_idx" ON "consignments" USING btree ("customer_id","service_id","despatch_date","id");
