@@ -4,8 +4,6 @@
  * somewhere real. Remove a line when its screen lands.
  */
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
-  consignments: { title: "Consignments", release: "consignment lists and despatch" },
-  manifests: { title: "Manifests", release: "consignment lists and despatch" },
   tracking: { title: "Track and trace", release: "tracking" },
   bookings: { title: "Bookings", release: "bookings" },
   booking: { title: "Booking", release: "bookings" },

@@ -1,6 +1,7 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { saveConsignment } from "~/modules/consignments/consignments.server";
+import { apiListConsignments } from "~/modules/consignments/list.server";
 import { api, assertMethod, readBody } from "~/utils/http.server";
 
 /**
@@ -19,6 +20,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export function loader() {
-  return Response.json({ errors: { base: ["Use POST to create a consignment, or GET /api/consignments/{id}."] } }, { status: 405, headers: { Allow: "POST" } });
+/**
+ * GET /api/consignments?filter&siteId|site&dateFilter&service_code&returns&auto_printing&sort&dir&after&limit:
+ * the consignment list's rows and { meta: date_start, date_end, returns, outbounds, warning, next }.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return api(async () => {
+    const { user } = await requireApiUser(context, request);
+    return apiListConsignments(context.db, user, new URL(request.url).searchParams);
+  });
 }
