@@ -18,6 +18,7 @@ import { MergePanel } from "./MergeDialog";
 import { useLiveRates } from "./useLiveRates";
 import { InfoButton } from "./InfoDialog";
 import { PrintButton } from "./PrintButton";
+import { AcknowledgeDialog, DespatchProgress, RedespatchDialog } from "./DespatchDialogs";
 import { ConsolidateButton } from "./ConsolidateDialog";
 import { consolidate, type ConsolidatableLine } from "~/modules/consignments/consolidate";
 import { PickupInformation, pickupFrom, type PickupState } from "./PickupInformation";
@@ -132,6 +133,7 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
     url.searchParams.delete("saved");
     url.searchParams.delete("merged");
     url.searchParams.delete("print");
+    url.searchParams.delete("despatch_error");
     window.history.replaceState(window.history.state, "", url.pathname + url.search);
     const timer = setTimeout(() => setSaveBlocked(false), 5000);
     return () => clearTimeout(timer);
@@ -239,6 +241,7 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
   if (data.merged) alerts.push({ type: "success", message: "The consignments have been merged." });
   if (data.printed === "incomplete") alerts.push({ type: "warning", message: `Labels were not printed: the ${v.noun} is incomplete.` });
   if (outcome?.alert && !outcome.alert.refresh) alerts.push({ type: outcome.alert.type, message: outcome.alert.message });
+  if (data.despatchError) alerts.push({ type: "error", message: data.despatchError });
   if (c && (c.state === "open" || c.state === "quote") && Object.keys(c.errors).length && !outcome) alerts.push({ type: "warning", message: v.incomplete });
 
   const buttons = footerButtons(
@@ -287,6 +290,9 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
       </div>
       <Alerts alerts={[...alerts, ...clientAlerts]} />
       {data.printed && data.printed !== "incomplete" ? <PrintedLabels id={data.printed.id} count={data.printed.count} /> : null}
+      {data.job ? <DespatchProgress key={data.job.id} jobId={data.job.id} initial={data.job} /> : null}
+      {data.redespatch && c ? <RedespatchDialog path={`${v.path}/${c.id}`} number={data.redespatch.number} lastDespatchTime={data.redespatch.lastDespatchTime} /> : null}
+      {outcome?.dialog && c ? <AcknowledgeDialog title={outcome.dialog.title} message={outcome.dialog.message} path={`${v.path}/${c.id}`} /> : null}
       {hydrated && c && editable && data.variant === "consignment" ? (
         <MergePanel consignmentId={c.id} openAfterSave={Boolean(data.saved)} onError={(message) => setClientAlerts((list) => [...list, { type: "error", message }])} />
       ) : null}
@@ -719,7 +725,7 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
                       </button>
                     )}
                     {r.resendEmail.visible && (
-                      <button type="button" className="btn" data-button="resendEmail">
+                      <button type="submit" name="intent" value="resend_email" className="btn" formNoValidate>
                         Resend email
                       </button>
                     )}
@@ -752,13 +758,28 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
               </div>
             </details>
           )}
+          {buttons.redespatch.visible && c ? (
+            <Link to={`${v.path}/${c.id}?redespatch=1`} className="btn" data-button="redespatch">
+              Re-Despatch
+            </Link>
+          ) : null}
           {(
             [
-              ["redespatch", "Re-Despatch"],
+              ["cancel", "Cancel", "cancel"],
+              ["confirmCancel", "Confirm Cancel", "confirm_cancel"],
+            ] as const
+          ).map(([key, label, intent]) =>
+            buttons[key].visible ? (
+              <button key={key} type="submit" name="intent" value={intent} className="btn" disabled={!buttons[key].enabled} title={buttons[key].hint} data-button={key} formNoValidate>
+                {label}
+              </button>
+            ) : null,
+          )}
+          {buttons.cancel.visible && !buttons.cancel.enabled && buttons.cancel.hint ? <span className="text-xs text-slate-500">{buttons.cancel.hint}</span> : null}
+          {(
+            [
               ["tracking", "Tracking"],
               ["enquiries", "Enquiries"],
-              ["cancel", "Cancel"],
-              ["confirmCancel", "Confirm Cancel"],
             ] as const
           ).map(([key, label]) =>
             buttons[key].visible ? (

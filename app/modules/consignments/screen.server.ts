@@ -3,11 +3,11 @@
  * `/consignment/{id}`) stay thin: the screen's data, and a form post turned into a save, a rate
  * request (the no-JavaScript "Get rates"), or a print preference.
  */
-import { cancellationOffered } from "../despatch/cancel.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { itemTypes, sites } from "../../../db/schema";
+import { itemTypes, manifests, sites } from "../../../db/schema";
+import type { JobQueue } from "../../../queues/queue.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { requireUser } from "../auth/guard.server";
 import { throwIfAccessError } from "../../utils/ui.server";
@@ -23,6 +23,22 @@ import { belongsTo, VARIANTS, variantOf, type Variant } from "./variants";
 import { defaultPickupWindow } from "./returns.server";
 import { consignmentFromForm, ratingPayloadOf } from "./form";
 import { consignmentInputSchema } from "./schema";
+import { cancellationOffered, confirmCancel, initiateCancel } from "../despatch/cancel.server";
+import { despatchReturn, requestRedespatch } from "../despatch/despatch.server";
+import { emailReturnDocuments } from "../despatch/return-email.server";
+import { jobStatusFor } from "../jobs/jobs.server";
+import type { Mailer } from "../mail/mailer.server";
+import type { Renderer } from "../printing/renderer.server";
+import { isFailed } from "./rules";
+
+/** What the screen's post needs besides the database: the queue (despatch), the mailer and the renderer (return e-mails). */
+export interface ScreenServices {
+  queue: JobQueue;
+  mailer: Mailer;
+  renderer: Renderer;
+}
+
+const JOB_ID = /^[0-9a-f-]{36}$/i;
 
 export interface ScreenSite {
   id: number;
@@ -117,7 +133,18 @@ export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: n
     /** labels just printed by Save + Print (a consignment id), or why they were not */
     printed: await printedLabels(db, user, url.searchParams.get("print")),
     merged: /^\d+$/.test(url.searchParams.get("merged") ?? ""),
+    /** why Despatch + print or Despatch + email did not start (the return was saved) */
+    despatchError: url.searchParams.get("despatch_error"),
+    /** a despatch or redespatch just queued from this screen, followed until it ends */
+    job: JOB_ID.test(url.searchParams.get("job") ?? "") ? await jobStatusFor(db, user, url.searchParams.get("job")!).catch(() => null) : null,
+    /** the redespatch modal (?redespatch=1): the number and when its manifest last went to the carrier */
+    redespatch: url.searchParams.get("redespatch") && consignment && isFailed(consignment.state) ? await lastDespatch(db, consignment) : null,
   };
+}
+
+async function lastDespatch(db: DbOrTx, c: ConsignmentJson) {
+  const [m] = c.manifest_id ? await db.select({ time: manifests.despatchTime }).from(manifests).where(eq(manifests.id, c.manifest_id)) : [];
+  return { number: c.consignment_number, lastDespatchTime: m?.time?.toISOString() ?? null };
 }
 
 export type ScreenData = Awaited<ReturnType<typeof loadConsignmentScreen>>;
@@ -127,6 +154,8 @@ export interface ScreenOutcome {
   values: Record<string, string>;
   errors: FieldErrors;
   alert: { type: "error" | "warning" | "info" | "success"; message: string; refresh?: boolean } | null;
+  /** the cancel acknowledgement (cancel_confirmed): an e-mail went to the carrier, follow it up */
+  dialog?: { title: string; message: string } | null;
   rates: Rate[] | null;
   selectedIndex: number | null;
 }
@@ -144,6 +173,7 @@ export async function postConsignmentScreen(
   form: FormData,
   existing: ConsignmentJson | null,
   variant: Variant = "consignment",
+  services?: ScreenServices,
 ): Promise<ScreenOutcome | Response> {
   const v = VARIANTS[variant];
   if (existing && !belongsTo(variant, existing)) throw new AppError("not_found", "Consignment not found");
@@ -187,8 +217,9 @@ export async function postConsignmentScreen(
     await deleteConsignments(db, user, { ids: [id] });
     return redirect(v.isQuote ? `/quotes?deleted=${id}` : `/?deleted=${id}`);
   }
-  if (intent === "despatch_print" || intent === "despatch_email") {
-    return outcome({ alert: { type: "info", message: "Despatching from this screen arrives with the despatch release; the return is unchanged." } });
+  if (services && id && existing) {
+    const after = await despatchIntents(db, user, id, existing, intent, v.path, services);
+    if (after) return after instanceof Response ? after : outcome(after);
   }
 
   const input = consignmentFromForm(entries, country);
@@ -210,9 +241,19 @@ export async function postConsignmentScreen(
     // Save + Print: a complete consignment prints its labels now (number and SSCCs allocated); the
     // screen then opens them. An incomplete one is saved and says why it did not print.
     let printed = "";
-    if ((intent === "save_print" || intent === "save_print_new") && !v.isQuote) {
+    if ((intent === "save_print" || intent === "save_print_new" || intent === "despatch_print") && !v.isQuote) {
       printed = complete ? `&print=${consignment.id}` : "&print=incomplete";
       if (complete) await printLabels(db, user, consignment.id);
+    }
+    // Despatch + print and Despatch + email of a return: saved, then despatched in a job the screen follows
+    if ((intent === "despatch_print" || intent === "despatch_email") && v.returnType && complete && services) {
+      try {
+        const { job_id } = await despatchReturn(db, services.queue, user, consignment.id, { send_email: intent === "despatch_email" });
+        return redirect(`${v.path}/${consignment.id}?saved=${saved}${printed}&job=${job_id}`);
+      } catch (e) {
+        if (!(e instanceof AppError) || e.code === "forbidden" || e.code === "not_found") throw e;
+        return redirect(`${v.path}/${consignment.id}?saved=${saved}&despatch_error=${encodeURIComponent(e.message)}`);
+      }
     }
     const next = intent === "save_print_new" ? `/?saved=${saved}${printed}` : `${v.path}/${consignment.id}?saved=${saved}${printed}`;
     return redirect(next);
@@ -251,7 +292,7 @@ export function screenAction(variant: Variant) {
     try {
       const id = idOf(params.id);
       const existing = id ? await getConsignment(context.db, user, id) : null;
-      return await postConsignmentScreen(context.db, user, id, await request.formData(), existing, variant);
+      return await postConsignmentScreen(context.db, user, id, await request.formData(), existing, variant, context);
     } catch (e) {
       throwIfAccessError(e);
       throw e;
@@ -265,4 +306,52 @@ async function printedLabels(db: DbOrTx, user: CurrentUser, param: string | null
   if (!param || !/^\d+$/.test(param)) return null;
   const c = await getConsignment(db, user, Number(param)).catch(() => null);
   return c ? { id: c.id, count: c.number_of_labels } : null;
+}
+
+/**
+ * The posts that act on a saved consignment after despatch: Redespatch (from its modal), Cancel,
+ * Confirm Cancel and Resend email. Answers a redirect or an outcome, or null for other intents.
+ */
+async function despatchIntents(
+  db: DbOrTx,
+  user: CurrentUser,
+  id: number,
+  existing: ConsignmentJson,
+  intent: string,
+  path: string,
+  services: ScreenServices,
+): Promise<Response | Partial<ScreenOutcome> | null> {
+  const act = async (run: () => Promise<Response | Partial<ScreenOutcome>>) => {
+    try {
+      return await run();
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code === "not_found") throw e;
+      return { alert: { type: "error" as const, message: e.message } };
+    }
+  };
+  switch (intent) {
+    case "redespatch":
+      return act(async () => {
+        try {
+          const { job_id } = await requestRedespatch(db, services.queue, user, id);
+          return redirect(`${path}/${id}?job=${job_id}`);
+        } catch (e) {
+          if (e instanceof AppError && e.code === "conflict") return { alert: { type: "error", message: "Manifest failed to redespatch." } };
+          throw e;
+        }
+      });
+    case "cancel":
+      return act(async () => {
+        const answer = await initiateCancel(db, services.mailer, user, id);
+        if (answer.result === "cancel_rejected") return { alert: { type: "error", message: answer.message } };
+        if (answer.result === "cancel_confirmed") return { dialog: { title: "Cancellation requested", message: answer.message } };
+        return { alert: { type: "success", message: answer.message } };
+      });
+    case "confirm_cancel":
+      return act(async () => ({ alert: { type: "success", message: (await confirmCancel(db, user, id)).message } }));
+    case "resend_email":
+      return act(async () => ({ alert: { type: "success", message: (await emailReturnDocuments({ db: db, ...services }, user, existing.id)).message } }));
+    default:
+      return null;
+  }
 }
