@@ -4,7 +4,7 @@
  * UAT (APP_ENV); the window is always open for admins, else until cancellation_allowed_date.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../../../db/client.server";
+import type { DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignmentChanges, consignments, type ConsignmentState } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
@@ -38,7 +38,7 @@ export interface CancelAnswer {
   state: ConsignmentState;
 }
 
-async function setState(tx: Db, user: CurrentUser, id: number, from: ConsignmentState, to: ConsignmentState) {
+async function setState(tx: DbOrTx, user: CurrentUser, id: number, from: ConsignmentState, to: ConsignmentState) {
   const [saved] = await tx
     .update(consignments)
     .set({ state: to, version: sql`${consignments.version} + 1`, updatedAt: new Date() })
@@ -48,7 +48,7 @@ async function setState(tx: Db, user: CurrentUser, id: number, from: Consignment
 }
 
 /** PUT /api/consignments/{id}/initiate_cancel */
-export async function initiateCancel(db: Db, mailer: Mailer, user: CurrentUser, id: number, options: { offered?: boolean; now?: Date } = {}): Promise<CancelAnswer> {
+export async function initiateCancel(db: DbOrTx, mailer: Mailer, user: CurrentUser, id: number, options: { offered?: boolean; now?: Date } = {}): Promise<CancelAnswer> {
   const offered = options.offered ?? cancellationOffered();
   const now = options.now ?? new Date();
   if (!offered) throw new AppError("forbidden", CANCEL_NOT_OFFERED);
@@ -90,7 +90,7 @@ export async function initiateCancel(db: Db, mailer: Mailer, user: CurrentUser, 
 }
 
 /** PUT /api/consignments/{id}/confirm_cancel: customer service confirms a cancelling consignment. */
-export async function confirmCancel(db: Db, user: CurrentUser, id: number): Promise<CancelAnswer> {
+export async function confirmCancel(db: DbOrTx, user: CurrentUser, id: number): Promise<CancelAnswer> {
   authorize(user, isCustomerServiceRole);
   return db.transaction(async (tx) => {
     const { row } = await lockConsignment(tx, user, id);

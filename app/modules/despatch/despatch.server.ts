@@ -83,7 +83,7 @@ async function markDespatching(tx: DbOrTx, rows: (typeof consignments.$inferSele
  * PUT /api/consignments/despatch_all { ids } (and the list's Despatch buttons): every selected
  * consignment must be despatchable, else nothing changes. Answers the job that despatches them.
  */
-export async function requestDespatch(db: Db, queue: JobQueue, user: CurrentUser, raw: unknown, options: { sendEmail?: boolean } = {}): Promise<{ job_id: string }> {
+export async function requestDespatch(db: DbOrTx, queue: JobQueue, user: CurrentUser, raw: unknown, options: { sendEmail?: boolean } = {}): Promise<{ job_id: string }> {
   const { ids } = parseOrThrow(idsSchema, raw);
   return db.transaction(async (tx) => {
     const rows = await lockScoped(tx, user, ids);
@@ -105,7 +105,7 @@ export async function requestDespatch(db: Db, queue: JobQueue, user: CurrentUser
  * to its carrier again (same manifest and numbers). Every failed consignment of that manifest
  * goes with it. Answers the job.
  */
-export async function requestRedespatch(db: Db, queue: JobQueue, user: CurrentUser, id: number): Promise<{ job_id: string }> {
+export async function requestRedespatch(db: DbOrTx, queue: JobQueue, user: CurrentUser, id: number): Promise<{ job_id: string }> {
   return db.transaction(async (tx) => {
     const [row] = await lockScoped(tx, user, [id]);
     if (!row) throw notFound("Consignment");
@@ -351,7 +351,7 @@ const returnDespatchSchema = z.object({ send_email: bool });
  * POST /api/returns/{id}/despatch { send_email }: despatches a return or third-party pickup; with
  * send_email its labels and manifest then go to the pickup contact (which needs an address).
  */
-export async function despatchReturn(db: Db, queue: JobQueue, user: CurrentUser, id: number, raw: unknown): Promise<{ job_id: string }> {
+export async function despatchReturn(db: DbOrTx, queue: JobQueue, user: CurrentUser, id: number, raw: unknown): Promise<{ job_id: string }> {
   const { send_email } = parseOrThrow(returnDespatchSchema, raw);
   const c = await getConsignment(db, user, id);
   if (!c.return_type || c.is_quote) throw notFound("Return");

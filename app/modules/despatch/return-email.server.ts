@@ -3,7 +3,7 @@
  * and its manifest as PDFs, to the pickup contact's address, with the text the screen previews.
  * Sent by Despatch + email (in the despatch job) and by Resend email (POST /api/returns/{id}/email).
  */
-import type { Db } from "../../../db/client.server";
+import type { DbOrTx } from "../../../db/client.server";
 import { renderManifestsHtml } from "../../../print-templates/documents/Manifest";
 import { A4 } from "../../../print-templates/documents/Documents";
 import { renderLabelsHtml } from "../../../print-templates/labels/Labels";
@@ -21,7 +21,7 @@ export const NO_EMAIL = "This return has no email address to send its labels to"
 export const NOT_DESPATCHED = "Labels and manifest can be emailed once the return has been despatched";
 
 export interface EmailServices {
-  db: Db;
+  db: DbOrTx;
   mailer: Mailer;
   renderer: Renderer;
 }
