@@ -7,11 +7,12 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { seedDemo } from "../db/seed/demo";
-import { consignments, services, sites, users } from "../db/schema";
+import { consignments, sites, users } from "../db/schema";
 import { loadCurrentUser } from "../app/modules/auth/current-user.server";
 import { apiListConsignments, listCounters, listGroupRows, listGroups, listScreen } from "../app/modules/consignments/list.server";
 import type { GroupKey, SortKey } from "../app/modules/consignments/list";
 import { createTestDatabase } from "../tests/support/database";
+import { fillConsignments } from "./fixtures";
 
 const test = await createTestDatabase();
 const { db } = test.database;
@@ -29,36 +30,6 @@ async function time(n: number, fn: () => Promise<unknown>) {
 
 try {
   const demo = await seedDemo(db);
-  const svc = await db.select({ id: services.id }).from(services);
-  const today = new Date().toISOString().slice(0, 10);
-
-  /** Inserts `n` consignments for a customer over `days` days ending a week from today. */
-  async function fill(customerId: number, siteIds: number[], n: number, days: number) {
-    const serviceList = `array[${svc.map((s) => s.id).join(",")}]::int[]`;
-    const siteList = `array[${siteIds.join(",")}]::int[]`;
-    for (let start = 0; start < n; start += 20_000) {
-      const count = Math.min(20_000, n - start);
-      await db.execute(
-        sql.raw(`
-        insert into consignments (customer_id, site_id, state, return_type, is_quote, consignment_number, reference, despatch_date,
-          service_id, labels_printed_at, party_name, item_count, total_weight, total_volume, hazardous, item_references, active)
-        select ${customerId},
-          (${siteList})[1 + (g % ${siteIds.length})],
-          (case when r < 0.62 then 'despatched' when r < 0.70 then 'delivered' when r < 0.80 then 'open' when r < 0.90 then 'despatchable'
-                when r < 0.93 then 'despatch_failure' when r < 0.96 then 'cancelled' when r < 0.98 then 'deleted' else 'quote' end),
-          case when g % 17 = 0 then 'return' end,
-          r >= 0.98,
-          case when r < 0.70 or (r >= 0.85 and r < 0.93) then 'CN' || lpad(g::text, 9, '0') end,
-          'PO-' || (g * 7919 % 1000003),
-          date '${today}' + 7 - (g % ${days}),
-          case when r < 0.75 or r >= 0.80 then (${serviceList})[1 + (g % ${svc.length})] end,
-          case when r < 0.70 or (r >= 0.85 and r < 0.93) then now() end,
-          (array['Brisbane Hardware','Perth Outdoor Supplies','Adelaide Office Co','Hobart Marine','Zeta Traders','Mid Co'])[1 + (g % 6)] || ' ' || (g % 997),
-          1 + g % 5, (g % 400) + 0.5, (g % 50) / 10.0, g % 23 = 0, 'REF-' || g, r < 0.96 or r >= 0.98
-        from (select g, random() as r from generate_series(${start + 1}, ${start + count}) g) s`),
-      );
-    }
-  }
 
   const [u] = await db.select({ id: users.id }).from(users).where(eq(users.email, "despatcher@example.com"));
   const user = (await loadCurrentUser(db, u!.id))!;
@@ -66,10 +37,9 @@ try {
 
   for (const days of [365, 30]) {
     await db.execute(sql`delete from consignments`);
-    await fill(demo.acme.id, all, 100_000, days);
+    await fillConsignments(db, demo.acme.id, all, 100_000, days);
     const [tst] = await db.select({ id: sites.id }).from(sites).where(eq(sites.code, "TST"));
-    await fill(demo.testCustomer.id, [tst!.id], 50_000, days);
-    await db.execute(sql`analyze consignments`);
+    await fillConsignments(db, demo.testCustomer.id, [tst!.id], 50_000, days);
     const [{ n }] = (await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(consignments).where(eq(consignments.customerId, demo.acme.id))) as [{ n: number }];
     console.log(`\n## ${n} consignments of one customer over ${days} days (${test.database.kind})`);
 
