@@ -112,8 +112,8 @@ export async function seedDemo(db: DbOrTx) {
   // Carriers: Australia Post (despatched separately, spec 1 section 9), a road carrier, and the
   // simulated carrier whose despatch can be told to fail.
   const auspost = await createCarrier(db, { code: "auspost", name: "Australia Post", webUrl: "https://auspost.com.au/mypost/track" });
-  const northline = await createCarrier(db, { code: "NORTHLINE", name: "Northline", webUrl: "https://www.northline.com.au" });
-  const simex = await createCarrier(db, { code: "SIMEX", name: "Simulated Express", generic: false, pickupAt: true, options: { adapter: "simulated" } });
+  const northline = await createCarrier(db, { code: "NORTHLINE", name: "Northline", webUrl: "https://www.northline.com.au", printConsignments: true });
+  const simex = await createCarrier(db, { code: "SIMEX", name: "Simulated Express", generic: false, pickupAt: true, printConsignments: true, options: { adapter: "simulated" } });
 
   const services = {
     parcel: await createService(db, auspost.id, { code: "PP", name: "Parcel Post", type: "general" }),

@@ -36,8 +36,10 @@ describe("the consignment screen, server-rendered", () => {
     expect(html).not.toContain(">Tracking<");
   });
 
-  it("a despatched consignment is read-only and offers Reprint, Print connote, Tracking and Enquiries", async () => {
-    await server.db.update(consignments).set({ state: "despatched", consignmentNumber: "CN0001" }).where(eq(consignments.id, id));
+  it("a despatched consignment is read-only and offers Reprint, Print connote (for a carrier that prints them), Tracking and Enquiries", async () => {
+    await server.db.update(consignments).set({ state: "despatched", consignmentNumber: "CN0001", printConnote: false }).where(eq(consignments.id, id));
+    expect(await page(despatcher, `/consignment/${id}`)).not.toContain(">Print connote<");
+    await server.db.update(consignments).set({ printConnote: true }).where(eq(consignments.id, id));
     const html = await page(despatcher, `/consignment/${id}`);
     expect(html).toContain("Despatched consignment CN0001");
     expect(html).toMatch(/<fieldset[^>]*disabled/);

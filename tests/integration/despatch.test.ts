@@ -109,6 +109,9 @@ describe("despatch", () => {
       await create(despatcher, "MEL", "auspost", "PP"),
     ];
     const ids = created.map((c) => c.id);
+    // Northline and Simulated Express print consignment notes (print_consignments); Australia Post does not
+    expect(created.map((c) => c.print_connote)).toEqual([true, true, true, true, false]);
+    expect(created.every((c) => c.print_dangerous_goods_documents === false)).toBe(true);
     const res = await despatcher.json<Json>("/api/consignments/despatch_all", { method: "PUT", json: { ids } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.job_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -133,11 +136,12 @@ describe("despatch", () => {
     expect(job.info.auspost_manifest_ids).toEqual([rows[4]!.manifestId]);
 
     const ms = await server.db
-      .select({ id: manifests.id, number: manifests.number, siteId: manifests.siteId, status: manifests.status, failed: manifests.failedDespatch, accountNumber: carrierAccounts.accountNumber, prefix: carrierAccounts.manifestNumberPrefix })
+      .select({ id: manifests.id, number: manifests.number, siteId: manifests.siteId, status: manifests.status, failed: manifests.failedDespatch, printConnote: manifests.printConnote, accountNumber: carrierAccounts.accountNumber, prefix: carrierAccounts.manifestNumberPrefix })
       .from(manifests)
       .innerJoin(carrierAccounts, eq(carrierAccounts.id, manifests.carrierAccountId))
       .where(inArray(manifests.id, [...manifestIds] as number[]));
     for (const m of ms) {
+      expect(m.printConnote).toBe(!m.accountNumber.startsWith("AP"));
       expect(m.number.startsWith(m.prefix)).toBe(true);
       expect(m.status).toBe("ready");
       expect(m.failed).toBe(false);
@@ -397,6 +401,14 @@ describe("cancellation", () => {
     const allowed = await cancel(admin, id);
     expect(allowed.status).toBe(200);
     expect(allowed.body.state).toBe("cancelled");
+    // customer service and super admins count as admins here too (spec 1 section 6)
+    for (const client of [customerService, devs]) {
+      const other = await despatched("auspost", "PP");
+      await server.db.update(consignments).set({ cancellationAllowedDate: new Date(Date.now() - 60_000) }).where(eq(consignments.id, other));
+      const res = await cancel(client, other);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.state).toBe("cancelled");
+    }
   });
 
   it("is refused with 'Account support email is missing' when the account has none", async () => {

@@ -245,7 +245,7 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
   if (c && (c.state === "open" || c.state === "quote") && Object.keys(c.errors).length && !outcome) alerts.push({ type: "warning", message: v.incomplete });
 
   const buttons = footerButtons(
-    { id: c?.id, state: c?.state, numbered: Boolean(c?.consignment_number), isQuote: v.isQuote, autoDelivered: c?.auto_delivered, cancellationAllowedDate: c?.cancellation_allowed_date, supportEmailEmpty: c?.support_email_empty },
+    { id: c?.id, state: c?.state, numbered: Boolean(c?.consignment_number), printConnote: c?.print_connote, isQuote: v.isQuote, autoDelivered: c?.auto_delivered, cancellationAllowedDate: c?.cancellation_allowed_date, supportEmailEmpty: c?.support_email_empty },
     user,
     { cancelOffered: data.cancelOffered, saveBlocked: saveBlocked || saving },
   );
@@ -794,7 +794,7 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
             </a>
           ) : null}
           {buttons.printConnote.visible && c ? <PrintButton type="Connote" ids={[c.id]} label="Print connote" noun="consignment note" onAlert={(a) => setClientAlerts((list) => [...list, a])} /> : null}
-          {buttons.printConnote.visible && c && c.items.some((i) => i.dangerous_goods_items.length) ? (
+          {c && c.print_dangerous_goods_documents && c.consignment_number && c.state !== "cancelled" ? (
             <PrintButton type="Connote" ids={[c.id]} label="DG documents" noun="dangerous goods document" document="dangerous_goods" onAlert={(a) => setClientAlerts((list) => [...list, a])} />
           ) : null}
           {buttons.info.visible && c ? <InfoButton consignmentId={c.id} /> : null}

@@ -532,8 +532,10 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     // the rated site service names the service and the site's account for it, which owns the number ranges
     const offered = rate
       ? await tx
-          .select({ serviceId: siteServices.serviceId, carrierAccountId: siteServices.carrierAccountId })
+          .select({ serviceId: siteServices.serviceId, carrierAccountId: siteServices.carrierAccountId, printConsignments: carriers.printConsignments })
           .from(siteServices)
+          .innerJoin(services, eq(services.id, siteServices.serviceId))
+          .innerJoin(carriers, eq(carriers.id, services.carrierId))
           .where(eq(siteServices.id, rate.site_service_id))
           .then((r) => r[0] ?? null)
       : null;
@@ -573,6 +575,9 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
       ratingDetail: rate?.rating_detail ? { ...rate.rating_detail, hidden: rate.is_na } : null,
       options: { ...(existing?.options ?? {}), ...(input.options ?? {}) },
       returnInfo: returnType ? returnInfoValues(input.return_info) : null,
+      // the carrier wants a consignment note (print_consignments); dangerous goods want their document
+      printConnote: rate ? Boolean(offered?.printConsignments) : (existing?.printConnote ?? false),
+      printDangerousGoodsDocuments: input.items.some((i) => i.dangerous_goods_items.some((d) => d.un_number || d.proper_shipping_name)),
       errors,
       state,
       updatedAt: now,

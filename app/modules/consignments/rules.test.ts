@@ -50,7 +50,7 @@ describe("footer buttons by state and role", () => {
   });
 
   it("despatched: Reprint, Print connote, Tracking, Enquiries; no Save", () => {
-    expect(visible("despatched", despatcher, { numbered: true }, false)).toEqual(["enquiries", "new", "printConnote", "reprint", "tracking"]);
+    expect(visible("despatched", despatcher, { numbered: true, printConnote: true }, false)).toEqual(["enquiries", "new", "printConnote", "reprint", "tracking"]);
     for (const state of ["in_transit", "delivered", "booked", "despatching"] as const) {
       expect(visible(state, despatcher, {}, false)).toContain("tracking");
       expect(visible(state, despatcher, {}, false)).not.toContain("save");
@@ -58,8 +58,8 @@ describe("footer buttons by state and role", () => {
   });
 
   it("failed: Reprint and Re-Despatch; the charge-account Save only for admin or super admin", () => {
-    expect(visible("despatch_failure", despatcher, { numbered: true })).toEqual(["new", "printConnote", "redespatch", "reprint"]);
-    expect(visible("permanently_failed", admin, { numbered: true })).toEqual(["info", "new", "printConnote", "redespatch", "reprint", "saveChargeAccount"]);
+    expect(visible("despatch_failure", despatcher, { numbered: true, printConnote: true })).toEqual(["new", "printConnote", "redespatch", "reprint"]);
+    expect(visible("permanently_failed", admin, { numbered: true, printConnote: true })).toEqual(["info", "new", "printConnote", "redespatch", "reprint", "saveChargeAccount"]);
     expect(visible("despatch_failure", superAdmin)).toContain("saveChargeAccount");
     expect(visible("despatch_failure", customerService)).not.toContain("saveChargeAccount");
     expect(visible("despatch_failure")).not.toContain("tracking");
@@ -92,11 +92,13 @@ describe("footer buttons by state and role", () => {
     expect(visible("despatched", customerService)).not.toContain("confirmCancel");
   });
 
-  it("Print connote once the consignment has its number", () => {
-    expect(visible("despatchable", despatcher, { numbered: true })).toContain("printConnote");
+  it("Print connote once the consignment has its number, for carriers that print consignment notes", () => {
+    expect(visible("despatchable", despatcher, { numbered: true, printConnote: true })).toContain("printConnote");
+    expect(visible("despatchable", despatcher, { numbered: true, printConnote: false })).not.toContain("printConnote");
+    expect(visible("despatched", despatcher, { numbered: true })).not.toContain("printConnote");
     expect(visible("despatchable")).not.toContain("printConnote");
     expect(visible("despatched")).not.toContain("printConnote");
-    expect(visible("cancelled", despatcher, { numbered: true })).not.toContain("printConnote");
+    expect(visible("cancelled", despatcher, { numbered: true, printConnote: true })).not.toContain("printConnote");
   });
 
   it("Save is disabled while saving is blocked after a save", () => {

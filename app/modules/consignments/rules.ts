@@ -56,6 +56,8 @@ export interface FooterSubject {
   supportEmailEmpty?: boolean;
   /** has its consignment number (labels printed, allocated, or despatched) */
   numbered?: boolean;
+  /** its carrier prints consignment notes (print_connote) */
+  printConnote?: boolean;
 }
 
 export interface ButtonRule {
@@ -106,8 +108,8 @@ export function footerButtons(
     saveChargeAccount: show(failed && canEditFailedChargeAccount(user), !options.saveBlocked),
     saveAndPrint: show(editable && !c.isQuote, !options.saveBlocked),
     reprint: show(despatched || failed),
-    // a consignment note names the consignment number: once it has one, until it is cancelled
-    printConnote: show(Boolean(c.numbered) && (despatched || failed || state === "despatchable")),
+    // for carriers that want one (print_connote); it names the consignment number: once it has one, until it is cancelled
+    printConnote: show(Boolean(c.numbered) && Boolean(c.printConnote) && (despatched || failed || state === "despatchable")),
     info: show(Boolean(c.id) && canSeeConsignmentInformation(user)),
     redespatch: show(failed),
     tracking: show(despatched),
