@@ -10,6 +10,8 @@ test("Save + Print Labels saves, prints the labels as a PDF and the consignment 
   await page.getByLabel("Quantity line 1").fill("2");
   await page.getByLabel("Item type line 1").selectOption({ label: "Carton" });
   await expect(page.getByTestId("rate").first()).toBeVisible();
+  // a road carrier that prints consignment notes (print_consignments)
+  await page.getByTestId("rate").filter({ hasText: "Northline · General Road" }).getByRole("radio").check();
   const popup = page.waitForEvent("popup");
   await page.getByRole("button", { name: "Save + Print Labels" }).click();
   const labels = await popup;
