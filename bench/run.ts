@@ -251,15 +251,17 @@ try {
     peakRss = Math.max(peakRss, kb);
   };
   const sampler = setInterval(sampleRss, 100);
-  const labelOnDemand = await load(50, 1, () => fetch(`${server.url}/print/${oneLabel.body.id}/labels`, { headers: { cookie: client.cookie } }));
-  const batch = await load(5, 1, () => fetch(`${server.url}/print/${hundred.body.id}/labels`, { headers: { cookie: client.cookie } }));
+  // the caller in a separate process, so the figures are the server's (and its Chromium's) own
+  const printHeaders = { cookie: client.cookie, "accept-encoding": "identity" };
+  const labelOnDemand = await loadFrom({ url: `${server.url}/print/${oneLabel.body.id}/labels`, headers: printHeaders, total: 100, concurrency: 1 });
+  const batch = await loadFrom({ url: `${server.url}/print/${hundred.body.id}/labels`, headers: printHeaders, total: 10, concurrency: 1 });
   clearInterval(sampler);
   sampleRss();
   const { labels: hundredLabels } = await labelsOf(server.db, despatcher, hundred.body.id);
   const zpl = await inProcess(200, () => renderLabelsZpl(hundredLabels));
   const printing: Array<[string, Stats, string]> = [
-    ["GET /print/{id}/labels, 1 label (warm browser), 1 caller", labelOnDemand, `${labelOnDemand.p95.toFixed(1)} ms p95`],
-    ["GET /print/{id}/labels, 100 labels as one PDF, 1 caller", batch, `${(batch.p95 / 100).toFixed(2)} ms a label at p95`],
+    ["GET /print/{id}/labels, 1 label (warm browser), 1 caller (separate process)", labelOnDemand, `${labelOnDemand.p95.toFixed(1)} ms p95`],
+    ["GET /print/{id}/labels, 100 labels as one PDF, 1 caller (separate process)", batch, `${(batch.p95 / 100).toFixed(2)} ms a label at p95`],
     ["ZPL for 100 labels, in process", zpl, `${((zpl.p95 / 100) * 1000).toFixed(1)} µs a label at p95`],
   ];
 
