@@ -59,6 +59,27 @@ async function create(client: Client, site: "MEL" | "SYD", carrier: string, serv
   return res.body;
 }
 
+/** A return from a receiver back to Melbourne on `carrier`, with a pickup window and the given pickup details. */
+async function createReturn(reference: string, carrier: [string, string], info: Record<string, unknown>): Promise<Json> {
+  const res = await despatcher.json<Json>("/api/returns", {
+    json: {
+      site_code: "MEL",
+      reference,
+      despatch_date: futureDate(),
+      sender_address: receiver,
+      receiver_address: senders.MEL,
+      items: [{ quantity: 1, item_type_id: cartonTypeId, length: 40, width: 30, height: 30, weight_in_uom: "5" }],
+      carrier_code: carrier[0],
+      service_code: carrier[1],
+      ...(carrier[0] === "SIMEX" ? { pickup_at: `${futureDate()} 10:00` } : {}),
+      return_info: { ...pickupWindow(), contact_name: "Sam", phone_number: "07 3333 4444", pickup_location: "Dock 2", ...info },
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.body.state, JSON.stringify(res.body.errors)).toBe("despatchable");
+  return res.body;
+}
+
 /** Plays the worker for one queued job: reads its payload from pg-boss and runs it. */
 async function work(jobId: string) {
   const raw = (await server.db.execute(sql`select name, data from pgboss.job where data->>'jobId' = ${jobId}`)) as unknown as { rows?: Json[] } | Json[];
@@ -250,26 +271,11 @@ describe("despatch", () => {
   it("a failed return is reported as a return", async () => {
     await simulate({ fail_despatch: true });
     try {
-      const ret = await despatcher.json<Json>("/api/returns", {
-        json: {
-          site_code: "MEL",
-          reference: "RMA-1",
-          despatch_date: futureDate(),
-          sender_address: receiver,
-          receiver_address: senders.MEL,
-          items: [{ quantity: 1, item_type_id: cartonTypeId, length: 40, width: 30, height: 30, weight_in_uom: "5" }],
-          carrier_code: "SIMEX",
-          service_code: "ONT",
-          pickup_at: `${futureDate()} 10:00`,
-          return_info: { ...pickupWindow(), contact_name: "Sam", phone_number: "07 3333 4444", pickup_location: "Dock 2" },
-        },
-      });
-      expect(ret.status, JSON.stringify(ret.body)).toBe(201);
-      expect(ret.body.state, JSON.stringify(ret.body.errors)).toBe("despatchable");
-      const res = await despatcher.json<Json>(`/api/returns/${ret.body.id}/despatch`, { json: { send_email: false } });
+      const ret = await createReturn("RMA-1", ["SIMEX", "ONT"], {});
+      const res = await despatcher.json<Json>(`/api/returns/${ret.id}/despatch`, { json: { send_email: false } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const job = await work(res.body.job_id);
-      const [row] = await rowsOf([ret.body.id]);
+      const [row] = await rowsOf([ret.id]);
       expect(job.errors).toEqual([`Return failed to despatch: ${row!.consignmentNumber}`]);
     } finally {
       await simulate({ fail_despatch: false });
@@ -309,21 +315,8 @@ describe("despatch", () => {
 
 describe("returns despatch and e-mail", () => {
   it("Despatch + email sends the labels and manifest as PDFs to the pickup contact; Resend email sends them again", async () => {
-    const ret = await despatcher.json<Json>("/api/returns", {
-      json: {
-        site_code: "MEL",
-        reference: "RMA-2",
-        despatch_date: futureDate(),
-        sender_address: receiver,
-        receiver_address: senders.MEL,
-        items: [{ quantity: 1, item_type_id: cartonTypeId, length: 40, width: 30, height: 30, weight_in_uom: "5" }],
-        carrier_code: "NORTHLINE",
-        service_code: "GEN",
-        return_info: { ...pickupWindow(), contact_name: "Sam", phone_number: "07 3333 4444", pickup_location: "Dock 2", email: "sam@pickup.example", email_body: "Gate code 1234" },
-      },
-    });
-    expect(ret.body.state, JSON.stringify(ret.body.errors)).toBe("despatchable");
-    const res = await despatcher.json<Json>(`/api/returns/${ret.body.id}/despatch`, { json: { send_email: true } });
+    const ret = await createReturn("RMA-2", ["NORTHLINE", "GEN"], { email: "sam@pickup.example", email_body: "Gate code 1234" });
+    const res = await despatcher.json<Json>(`/api/returns/${ret.id}/despatch`, { json: { send_email: true } });
     const job = await work(res.body.job_id);
     expect(job.status, JSON.stringify(job)).toBe("complete");
     const sent = await server.db.select().from(mailMessages).where(eq(mailMessages.to, "sam@pickup.example"));
@@ -334,30 +327,18 @@ describe("returns despatch and e-mail", () => {
     expect(sent[0]!.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/^labels-.+\.pdf$/), expect.stringMatching(/^manifest-.+\.pdf$/)]);
     for (const a of sent[0]!.attachments) expect(Buffer.from(a.content_base64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
 
-    const again = await despatcher.json<Json>(`/api/returns/${ret.body.id}/email`, { method: "POST" });
+    const again = await despatcher.json<Json>(`/api/returns/${ret.id}/email`, { method: "POST" });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.message).toBe("Labels and manifest emailed.");
     expect(await server.db.select().from(mailMessages).where(eq(mailMessages.to, "sam@pickup.example"))).toHaveLength(2);
   }, 60_000);
 
   it("refuses Despatch + email without an address, and e-mail before despatch", async () => {
-    const ret = await despatcher.json<Json>("/api/returns", {
-      json: {
-        site_code: "MEL",
-        reference: "RMA-3",
-        despatch_date: futureDate(),
-        sender_address: receiver,
-        receiver_address: senders.MEL,
-        items: [{ quantity: 1, item_type_id: cartonTypeId, length: 40, width: 30, height: 30, weight_in_uom: "5" }],
-        carrier_code: "NORTHLINE",
-        service_code: "GEN",
-        return_info: { ...pickupWindow(), contact_name: "Sam", phone_number: "07 3333 4444", pickup_location: "Dock 2" },
-      },
-    });
-    const res = await despatcher.json<Json>(`/api/returns/${ret.body.id}/despatch`, { json: { send_email: true } });
+    const ret = await createReturn("RMA-3", ["NORTHLINE", "GEN"], {});
+    const res = await despatcher.json<Json>(`/api/returns/${ret.id}/despatch`, { json: { send_email: true } });
     expect(res.status).toBe(422);
     expect(res.body.errors.email).toEqual(["This return has no email address to send its labels to"]);
-    const email = await despatcher.json<Json>(`/api/returns/${ret.body.id}/email`, { method: "POST" });
+    const email = await despatcher.json<Json>(`/api/returns/${ret.id}/email`, { method: "POST" });
     expect(email.status).toBe(422);
     // an outbound consignment is not a return
     const outbound = await create(despatcher, "MEL", "NORTHLINE", "GEN");

@@ -142,6 +142,19 @@ const scopeOf = (user: CurrentUser) => and(eq(manifests.customerId, user.custome
 /** The manifest's local despatch date, compared with YYYY-MM-DD strings. */
 const localDate = sql<string>`((${manifests.despatchTime} at time zone coalesce(${sites.timezone}, 'UTC'))::date)`;
 
+/** The user's manifests of one site (or all) despatched on the range's local dates. */
+function inRange(user: CurrentUser, siteId: number | null, range: { from: string; to: string }) {
+  return and(
+    scopeOf(user),
+    siteId ? eq(manifests.siteId, siteId) : undefined,
+    isNotNull(manifests.despatchTime),
+    // a day either side in UTC narrows by the (customer, despatch time) index; the local date decides
+    gte(manifests.despatchTime, new Date(`${addDays(range.from, -1)}T00:00:00Z`)),
+    lt(manifests.despatchTime, new Date(`${addDays(range.to, 2)}T00:00:00Z`)),
+    sql`${localDate} between ${range.from}::date and ${range.to}::date`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rows
 
@@ -314,15 +327,7 @@ export async function listManifests(db: DbOrTx, user: CurrentUser, filters: Mani
 
   const rows = await manifestQuery(db)
     .where(
-      and(
-        scopeOf(user),
-        site.siteId ? eq(manifests.siteId, site.siteId) : undefined,
-        isNotNull(manifests.despatchTime),
-        // a day either side in UTC narrows by the (customer, despatch time) index; the local date decides
-        gte(manifests.despatchTime, new Date(`${addDays(range.from, -1)}T00:00:00Z`)),
-        lt(manifests.despatchTime, new Date(`${addDays(range.to, 2)}T00:00:00Z`)),
-        sql`${localDate} between ${range.from}::date and ${range.to}::date`,
-      ),
+      inRange(user, site.siteId, range),
     )
     .orderBy(asc(carriers.name), desc(manifests.despatchTime), desc(manifests.id))
     .limit(MAX_LISTED + 1);
@@ -469,14 +474,7 @@ export async function manifestCountsByCarrier(
     .innerJoin(carriers, eq(carriers.id, carrierAccounts.carrierId))
     .innerJoin(sites, eq(sites.id, manifests.siteId))
     .where(
-      and(
-        scopeOf(user),
-        site.siteId ? eq(manifests.siteId, site.siteId) : undefined,
-        isNotNull(manifests.despatchTime),
-        gte(manifests.despatchTime, new Date(`${addDays(range.from, -1)}T00:00:00Z`)),
-        lt(manifests.despatchTime, new Date(`${addDays(range.to, 2)}T00:00:00Z`)),
-        sql`${localDate} between ${range.from}::date and ${range.to}::date`,
-      ),
+      inRange(user, site.siteId, range),
     )
     .groupBy(carriers.name, carriers.code)
     .orderBy(asc(carriers.name));
