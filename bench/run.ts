@@ -3,7 +3,7 @@
  * DATABASE_URL is set (a fresh database, dropped afterwards), else embedded PGlite, and writes
  * docs/performance.md with the machine and date. Needs `npm run build` first.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -244,19 +244,24 @@ try {
   await load(30, 1, () => fetch(`${server.url}/print/${oneLabel.body.id}/labels`, { headers: { cookie: client.cookie } }));
   await load(3, 1, () => fetch(`${server.url}/print/${hundred.body.id}/labels`, { headers: { cookie: client.cookie } }));
   let peakRss = 0;
-  const sampleRss = () => {
+  // asynchronous and not too often: a synchronous `ps` here would stall the server's own event loop
+  let sampling = false;
+  const sampleRss = async () => {
+    if (sampling) return;
+    sampling = true;
     // the renderer's Chromium processes, summed (kB from ps)
-    const out = execFileSync("ps", ["-eo", "rss=,args="], { encoding: "utf8" });
+    const { stdout: out } = await execFileAsync("ps", ["-eo", "rss=,args="], { encoding: "utf8" });
     const kb = out.split("\n").filter((l) => /chromium|chrome/.test(l) && !/ps -eo/.test(l)).reduce((n, l) => n + Number(l.trim().split(/\s+/)[0] ?? 0), 0);
     peakRss = Math.max(peakRss, kb);
+    sampling = false;
   };
-  const sampler = setInterval(sampleRss, 100);
+  const sampler = setInterval(() => void sampleRss(), 250);
   // the caller in a separate process, so the figures are the server's (and its Chromium's) own
   const printHeaders = { cookie: client.cookie, "accept-encoding": "identity" };
   const labelOnDemand = await loadFrom({ url: `${server.url}/print/${oneLabel.body.id}/labels`, headers: printHeaders, total: 100, concurrency: 1 });
   const batch = await loadFrom({ url: `${server.url}/print/${hundred.body.id}/labels`, headers: printHeaders, total: 10, concurrency: 1 });
   clearInterval(sampler);
-  sampleRss();
+  await sampleRss();
   const { labels: hundredLabels } = await labelsOf(server.db, despatcher, hundred.body.id);
   const zpl = await inProcess(200, () => renderLabelsZpl(hundredLabels));
   const printing: Array<[string, Stats, string]> = [
