@@ -545,6 +545,7 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     const senderId = await writeAddress(tx, existing?.senderAddressId ?? null, input.sender_address ? addressValues(user.customer.id, site.id, input.sender_address, site.som) : null);
     const receiverId = await writeAddress(tx, existing?.receiverAddressId ?? null, input.receiver_address ? addressValues(user.customer.id, site.id, input.receiver_address, site.som) : null);
 
+    const listColumns = listColumnsOf(input, returnType, site.som);
     const values = {
       siteId: site.id,
       reference: input.reference,
@@ -577,7 +578,8 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
       returnInfo: returnType ? returnInfoValues(input.return_info) : null,
       // the carrier wants a consignment note (print_consignments); dangerous goods want their document
       printConnote: rate ? Boolean(offered?.printConsignments) : (existing?.printConnote ?? false),
-      printDangerousGoodsDocuments: input.items.some((i) => i.dangerous_goods_items.some((d) => d.un_number || d.proper_shipping_name)),
+      printDangerousGoodsDocuments: listColumns.hazardous,
+      ...listColumns,
       errors,
       state,
       updatedAt: now,
@@ -640,7 +642,7 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     const itemIdAt = new Map(itemRows.map((r) => [r.position, r.id]));
     const dgValues = input.items.flatMap((item, position) =>
       item.dangerous_goods_items
-        .filter((d) => d.un_number || d.proper_shipping_name)
+        .filter(isDangerousGoodsLine)
         .map((d) => ({
           itemId: itemIdAt.get(position)!,
           unNumber: d.un_number ?? "",
@@ -657,22 +659,24 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     if (dgValues.length) await tx.insert(dangerousGoodsItems).values(dgValues);
 
     const after = await toJson(tx, user, saved);
-    await tx.update(consignments).set(listColumnsOf(after)).where(eq(consignments.id, saved.id));
     await writeAudit(tx, user, saved.id, saved.version, before, after);
     return { consignment: after, complete: Object.keys(errors).length === 0 && Boolean(rate) };
   });
 }
 
-/** The list columns kept with the row (party, items, weight, volume, hazardous, item references). */
-function listColumnsOf(c: ConsignmentJson) {
-  const party = c.return_type ? c.sender_address : c.receiver_address;
-  const references = c.items.map((i) => i.reference?.trim()).filter(Boolean);
+/** A dangerous goods line is kept (and counts) once it names its UN number or shipping name. */
+const isDangerousGoodsLine = (d: { un_number?: string | null; proper_shipping_name?: string | null }) => Boolean(d.un_number || d.proper_shipping_name);
+
+/** The list columns kept with the row (party, items, weight, volume, hazardous, item references), from what is saved. */
+function listColumnsOf(input: ConsignmentInput, returnType: string | null, som: Som) {
+  const party = returnType ? input.sender_address : input.receiver_address;
+  const references = input.items.map((i) => i.reference?.trim()).filter(Boolean);
   return {
     partyName: party?.name ?? null,
-    itemCount: c.items.reduce((n, i) => n + (i.quantity > 0 ? i.quantity : 0), 0),
-    totalWeight: String(c.items.reduce((n, i) => n + (Number(i.weight_in_uom) > 0 ? Number(i.weight_in_uom) : 0), 0)),
-    totalVolume: String(c.items.reduce((n, i) => n + (Number(i.total_volume) > 0 ? Number(i.total_volume) : 0), 0)),
-    hazardous: c.items.some((i) => i.dangerous_goods_items.length > 0),
+    itemCount: input.items.reduce((n, i) => n + (i.quantity > 0 ? i.quantity : 0), 0),
+    totalWeight: String(input.items.reduce((n, i) => n + (i.weight_in_uom > 0 ? i.weight_in_uom : 0), 0)),
+    totalVolume: String(input.items.reduce((n, i) => n + (itemVolume(i, som) ?? 0), 0)),
+    hazardous: input.items.some((i) => i.dangerous_goods_items.some(isDangerousGoodsLine)),
     itemReferences: references.length ? references.join(", ") : null,
   };
 }

@@ -3,7 +3,7 @@
  * four results; customer service then confirms a cancelling consignment. Offered only in QA and
  * UAT (APP_ENV); the window is always open for admins, else until cancellation_allowed_date.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignmentChanges, consignments, type ConsignmentState } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -67,7 +67,7 @@ export async function initiateCancel(db: DbOrTx, mailer: Mailer, user: CurrentUs
       .select({ supportEmail: carrierAccounts.supportEmail, carrier: { code: carriers.code, name: carriers.name, webUrl: carriers.webUrl, options: carriers.options } })
       .from(carrierAccounts)
       .innerJoin(carriers, eq(carriers.id, carrierAccounts.carrierId))
-      .where(and(eq(carrierAccounts.id, row.carrierAccountId ?? -1)));
+      .where(eq(carrierAccounts.id, row.carrierAccountId ?? -1));
     if (!account?.supportEmail) throw new AppError("invalid", SUPPORT_EMAIL_MISSING, { base: [SUPPORT_EMAIL_MISSING] });
 
     const carrierAnswer = await adapterFor(account.carrier).cancel({

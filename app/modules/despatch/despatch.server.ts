@@ -225,7 +225,8 @@ export async function runDespatch(db: Db, payload: DespatchPayload, progress: (p
 /** One manifest: lock, number, hand to the carrier, record the outcome; all or nothing. */
 async function despatchGroup(db: Db, group: Group, customerId: number, userId: number) {
   const adapter = adapterFor(group.carrier);
-  await db.transaction(async (tx) => {
+  // the manifest the carrier took but has not made ready yet (Australia Post's), to ask about after the commit
+  const pending = await db.transaction(async (tx): Promise<{ id: number; number: string } | null> => {
     // re-read under lock: what another run has despatched meanwhile is no longer despatching
     const rows: Row[] = await tx
       .select()
@@ -239,7 +240,7 @@ async function despatchGroup(db: Db, group: Group, customerId: number, userId: n
       )
       .orderBy(asc(consignments.id))
       .for("update");
-    if (!rows.length) return;
+    if (!rows.length) return null;
 
     const unnumbered = rows.filter((r) => !r.consignmentNumber);
     const numbers = await allocateConsignmentNumbers(tx, group.carrierAccountId, unnumbered.length);
@@ -312,22 +313,13 @@ async function despatchGroup(db: Db, group: Group, customerId: number, userId: n
         unnumbered.map((r) => ({ consignmentId: r.id, version: versionOf.get(r.id)!, field: "consignment_number", fromValue: null, toValue: numberOf.get(r.id)!, changedBy: userId })),
       );
     }
+    return outcome.ok && !outcome.ready ? { id: manifestId, number: manifestNumber } : null;
   });
 
-  // Australia Post makes its manifest after the despatch: ask until it says ready or failed
-  if (adapterKind(group.carrier) === "auspost") {
-    await db.transaction(async (tx) => {
-      const pending = await tx
-        .select({ id: manifests.id, number: manifests.number })
-        .from(manifests)
-        .innerJoin(consignments, eq(consignments.manifestId, manifests.id))
-        .where(and(inArray(consignments.id, group.ids), eq(manifests.status, "pending")))
-        .limit(1);
-      for (const m of pending) {
-        const status = await adapter.manifestStatus(m.number);
-        if (status !== "pending") await tx.update(manifests).set({ status }).where(eq(manifests.id, m.id));
-      }
-    });
+  // a carrier that makes its manifest after the despatch: ask whether it is ready (or failed)
+  if (pending) {
+    const status = await adapter.manifestStatus(pending.number);
+    if (status !== "pending") await db.update(manifests).set({ status }).where(eq(manifests.id, pending.id));
   }
 }
 
