@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { signIn } from "./helpers";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
  * The consignment list (spec 1 section 2) in Chromium. Each test makes its own consignments at
@@ -62,34 +62,6 @@ async function hydrated(page: Page) {
   await expect(page.getByTestId("consignment-list")).toHaveAttribute("data-hydrated", "true");
 }
 
-/** Counts every mouse event the page receives, so a test can prove it never used the mouse. */
-async function countMouse(page: Page) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __mouse: number };
-    w.__mouse = 0;
-    for (const type of ["mousedown", "mouseup", "click", "pointerdown", "pointerup"]) {
-      window.addEventListener(
-        type,
-        (e) => {
-          // keyboard activation fires a synthetic click with detail 0: not a mouse
-          if (type === "click" && (e as MouseEvent).detail === 0) return;
-          w.__mouse++;
-        },
-        true,
-      );
-    }
-  });
-}
-const mouseEvents = (page: Page) => page.evaluate(() => (window as unknown as { __mouse: number }).__mouse);
-
-/** Presses Tab until `target` has focus (at most `max` times). */
-async function tabTo(page: Page, target: Locator, max = 60) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target).toBeFocused();
-}
 
 test("select a range with shift-click, delete it and undo", async ({ page }) => {
   await start(page);
@@ -192,7 +164,7 @@ test("a despatcher selects, despatches and prints the manifest with the keyboard
   const k = page.keyboard;
 
   // Tab reaches the first row's checkbox; Space selects it, the arrows move, Shift+Space selects the range
-  await tabTo(page, box(page, "E2E-KEY-1"));
+  await tabTo(page, box(page, "E2E-KEY-1"), 60);
   await k.press("Space");
   await expect(box(page, "E2E-KEY-1")).toBeChecked();
   await k.press("ArrowDown");

@@ -1,30 +1,6 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
-/** Counts every mouse event the page receives, so a test can prove it never used the mouse. */
-async function countMouse(page: Page) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __mouse: number };
-    w.__mouse = 0;
-    for (const type of ["mousedown", "mouseup", "click", "pointerdown", "pointerup"]) {
-      window.addEventListener(type, (e) => {
-        // keyboard activation of a button fires a synthetic click with detail 0: not a mouse
-        if (type === "click" && (e as MouseEvent).detail === 0) return;
-        w.__mouse++;
-      }, true);
-    }
-  });
-}
-/** Presses Tab until `target` has focus (at most `max` times): the tab order reaches it. */
-async function tabTo(page: Page, target: Locator, max = 20) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return i;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target).toBeFocused();
-  return max;
-}
-const mouseEvents = (page: Page) => page.evaluate(() => (window as unknown as { __mouse: number }).__mouse);
 
 test("a despatcher creates, rates and saves a consignment with the keyboard alone", async ({ page }) => {
   await signIn(page, "despatcher@example.com");

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export const PASSWORD = "Demo-password-12";
 
@@ -9,4 +9,35 @@ export async function signIn(page: Page, email: string, path = "/login") {
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByLabel("Password").press("Enter");
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** Counts every mouse event the page receives, so a test can prove it never used the mouse. */
+export async function countMouse(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __mouse: number };
+    w.__mouse = 0;
+    for (const type of ["mousedown", "mouseup", "click", "pointerdown", "pointerup"]) {
+      window.addEventListener(
+        type,
+        (e) => {
+          // keyboard activation fires a synthetic click with detail 0: not a mouse
+          if (type === "click" && (e as MouseEvent).detail === 0) return;
+          w.__mouse++;
+        },
+        true,
+      );
+    }
+  });
+}
+
+export const mouseEvents = (page: Page) => page.evaluate(() => (window as unknown as { __mouse: number }).__mouse);
+
+/** Presses Tab until `target` has focus (at most `max` times): the tab order reaches it. Answers how many presses it took. */
+export async function tabTo(page: Page, target: Locator, max = 20) {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return i;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+  return max;
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./helpers";
+import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
 const json = { headers: { Accept: "application/json" } };
 
@@ -76,6 +76,28 @@ test("today's manifest is listed by carrier, expands to its consignments and pri
   const notes = await notesTab;
   await notes.waitForURL(new RegExp(`/print/consignment_notes\\?ids=${c.id}$`));
   await expect(page.getByText("1 consignment note sent to printer. (Office A4 (PDF))")).toBeVisible();
+});
+
+test("a manifest is selected and printed with the keyboard alone", async ({ page }) => {
+  await signIn(page, "despatcher@example.com");
+  const c = await despatchedConsignment(page, "MANIFEST-KEYS");
+  await page.goto("/manifests");
+  await expect(page.getByTestId("manifests-screen")).toHaveAttribute("data-hydrated", "true");
+  await countMouse(page);
+
+  const box = page.getByLabel(`Select manifest ${c.manifest.number}`);
+  await tabTo(page, box, 80);
+  await page.keyboard.press("Space");
+  await expect(box).toBeChecked();
+  // the print buttons stand above the list: back up to them
+  const print = page.getByRole("button", { name: "Print Manifests" });
+  for (let i = 0; i < 80 && !(await print.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Shift+Tab");
+  await expect(print).toBeFocused();
+  const reportTab = page.waitForEvent("popup");
+  await page.keyboard.press("Enter");
+  await (await reportTab).waitForURL(new RegExp(`/print/despatch_manifest_report\\?ids=${c.manifest.id}$`));
+  await expect(page.getByText("1 manifest sent to printer. (Office A4 (PDF))")).toBeVisible();
+  expect(await mouseEvents(page)).toBe(0);
 });
 
 test("an empty day says so; the dates keep their rule", async ({ page }) => {
