@@ -25,13 +25,31 @@ const STATUS: Record<ErrorCode, number> = {
 
 export type FieldErrors = Record<string, string[]>;
 
-export class AppError extends Error {
+/**
+ * The server (server.ts, loaded by tsx) and the Remix build each hold a copy of the modules, so an
+ * error thrown by a service of the load context (queue, mailer, renderer) is an instance of the
+ * other copy's class. A registered symbol marks the class instead, so `instanceof` holds for both.
+ */
+export function brandedError(name: string) {
+  const brand = Symbol.for(`freightdesk.${name}`);
+  return class extends Error {
+    constructor(message: string) {
+      super(message);
+      this.name = name;
+      Object.defineProperty(this, brand, { value: true });
+    }
+    static [Symbol.hasInstance](value: unknown): boolean {
+      return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+    }
+  };
+}
+
+export class AppError extends brandedError("AppError") {
   readonly code: ErrorCode;
   readonly fieldErrors: FieldErrors;
 
   constructor(code: ErrorCode, message: string, fieldErrors?: FieldErrors) {
     super(message);
-    this.name = "AppError";
     this.code = code;
     this.fieldErrors = fieldErrors ?? { base: [message] };
   }

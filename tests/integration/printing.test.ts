@@ -15,7 +15,8 @@ import { loadLocalities } from "../../db/seed/localities";
 import { seedRatingDemo } from "../../db/seed/rating-demo";
 import { isValidSscc } from "../../app/modules/numbers/format";
 import { labelPage } from "../../print-templates/labels/Labels";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { createRenderer } from "../../app/modules/printing/renderer.server";
+import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let client: Client;
@@ -141,6 +142,33 @@ describe("item labels: /print/{id}/labels", () => {
     expect(pdf.subarray(0, 4).toString()).toBe("%PDF");
     expect(server.renderer.blockedRequests()).toBeGreaterThan(before);
     expect(spyHits).toBe(0);
+  });
+});
+
+describe("without Chromium", () => {
+  it("print routes answer a clear 503 while the HTML preview and ZPL still work", async () => {
+    const c = (await client.json<{ id: number }>("/api/consignments", { json: consignment() })).body;
+    expect((await client.request(`/print/${c.id}/labels`, { method: "POST" })).status).toBe(200);
+    // the same database and services, but a renderer whose browser cannot start
+    const renderer = createRenderer({ executablePath: "/nonexistent/chromium" });
+    const app = await serveApp({ ...server.services, renderer });
+    try {
+      const other = new Client(app.url);
+      await other.signIn("despatcher@example.com");
+      const message = "Printing is unavailable: the PDF renderer (Chromium) could not be started. The HTML preview (?format=html) still works.";
+      for (const url of [`/print/${c.id}/labels`, `/print/consignment_notes?ids=${c.id}`]) {
+        const res = await other.json<{ errors: { base: string[] } }>(url);
+        expect(res.status, url).toBe(503);
+        expect(res.body.errors.base).toEqual([message]);
+      }
+      const html = await other.request(`/print/${c.id}/labels?format=html`);
+      expect(html.status).toBe(200);
+      expect(await html.text()).toContain("Item 4 of 4");
+      expect((await other.request(`/print/${c.id}/labels?format=zpl`)).status).toBe(200);
+    } finally {
+      await app.close();
+      await renderer.close();
+    }
   });
 });
 

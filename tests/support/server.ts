@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { createMailer } from "../../app/modules/mail/mailer.server";
 import { createQueue, type JobQueue } from "../../queues/queue.server";
-import { createApp } from "../../server/app";
+import { createApp, type AppOptions } from "../../server/app";
 import { createRenderer, type Renderer } from "../../app/modules/printing/renderer.server";
 import { createTestDatabase, type TestDatabase } from "./database";
 
@@ -17,6 +17,8 @@ export interface TestServer {
   db: TestDatabase["database"]["db"];
   queue: JobQueue;
   renderer: Renderer;
+  /** what the app's load context carries */
+  services: AppOptions["services"];
   close(): Promise<void>;
 }
 
@@ -25,37 +27,48 @@ export interface TestServer {
  * fresh database. Needs `npm run build` first (the test command does it).
  */
 export async function startTestServer(options: { rateLimit?: number; work?: boolean } = {}): Promise<TestServer> {
-  const buildPath = path.join(root, "build/index.js");
-  if (!existsSync(buildPath)) throw new Error("No Remix build: run `npm run build` before the integration tests.");
-  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const test = await createTestDatabase();
   const { database } = test;
   const mailer = createMailer(database.db, { from: "test@freightdesk.local" });
   const renderer = createRenderer();
   const queue = await createQueue({ database, mailer, renderer });
   if (options.work) await queue.work();
-  const app = createApp({
-    build,
-    services: { database, db: database.db, queue, mailer, baseUrl: "http://localhost", renderer },
-    rateLimit: { limit: options.rateLimit ?? 10_000, windowMs: 60_000 },
-    production: true,
-    root,
+  const services = { database, db: database.db, queue, mailer, baseUrl: "http://localhost", renderer };
+  const app = await serveApp(services, options).catch(async (e: unknown) => {
+    await queue.stop();
+    await test.drop();
+    throw e;
   });
-  const server = app.listen(0);
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url,
+    url: app.url,
     test,
     db: database.db,
     queue,
     renderer,
+    services,
     async close() {
-      await new Promise((resolve) => server.close(resolve));
+      await app.close();
       await queue.stop();
       await renderer.close();
       await test.drop();
     },
+  };
+}
+
+/**
+ * The app over services of one's choosing on a random local port: a second app over a test
+ * server's database, say, with a renderer that cannot start.
+ */
+export async function serveApp(services: AppOptions["services"], options: { rateLimit?: number } = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const buildPath = path.join(root, "build/index.js");
+  if (!existsSync(buildPath)) throw new Error("No Remix build: run `npm run build` before the integration tests.");
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const app = createApp({ build, services, rateLimit: { limit: options.rateLimit ?? 10_000, windowMs: 60_000 }, production: true, root });
+  const server = app.listen(0);
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   };
 }
 

@@ -6,14 +6,14 @@
  * service of the load context, so the server (and a test server) owns and closes it.
  */
 import { chromium, type Browser, type Page } from "playwright-core";
+import { brandedError } from "../../utils/errors";
 
 const POOL_SIZE = 2;
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
-export class RendererUnavailable extends Error {
+export class RendererUnavailable extends brandedError("RendererUnavailable") {
   constructor(cause: unknown) {
     super("Printing is unavailable: the PDF renderer (Chromium) could not be started. The HTML preview (?format=html) still works.");
-    this.name = "RendererUnavailable";
     this.cause = cause;
   }
 }
