@@ -3,7 +3,7 @@
  * DATABASE_URL is set (a fresh database, dropped afterwards), else embedded PGlite, and writes
  * docs/performance.md with the machine and date. Needs `npm run build` first.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -243,25 +243,18 @@ try {
   // a warm browser: its page pool and caches settled
   await load(30, 1, () => fetch(`${server.url}/print/${oneLabel.body.id}/labels`, { headers: { cookie: client.cookie } }));
   await load(3, 1, () => fetch(`${server.url}/print/${hundred.body.id}/labels`, { headers: { cookie: client.cookie } }));
-  let peakRss = 0;
-  // asynchronous and not too often: a synchronous `ps` here would stall the server's own event loop
-  let sampling = false;
-  const sampleRss = async () => {
-    if (sampling) return;
-    sampling = true;
-    // the renderer's Chromium processes, summed (kB from ps)
-    const { stdout: out } = await execFileAsync("ps", ["-eo", "rss=,args="], { encoding: "utf8" });
-    const kb = out.split("\n").filter((l) => /chromium|chrome/.test(l) && !/ps -eo/.test(l)).reduce((n, l) => n + Number(l.trim().split(/\s+/)[0] ?? 0), 0);
-    peakRss = Math.max(peakRss, kb);
-    sampling = false;
-  };
-  const sampler = setInterval(() => void sampleRss(), 250);
+  // the renderer's Chromium processes, summed, sampled from a process of its own
+  const sampler = spawn(process.execPath, [path.join(import.meta.dirname, "rss-peak.mjs"), "chrom(e|ium)"], { stdio: ["pipe", "pipe", "inherit"] });
+  let sampled = "";
+  sampler.stdout.on("data", (d: Buffer) => (sampled += d.toString()));
+  const samplerDone = new Promise((resolve) => sampler.once("close", resolve));
   // the caller in a separate process, so the figures are the server's (and its Chromium's) own
   const printHeaders = { cookie: client.cookie, "accept-encoding": "identity" };
   const labelOnDemand = await loadFrom({ url: `${server.url}/print/${oneLabel.body.id}/labels`, headers: printHeaders, total: 100, concurrency: 1 });
   const batch = await loadFrom({ url: `${server.url}/print/${hundred.body.id}/labels`, headers: printHeaders, total: 10, concurrency: 1 });
-  clearInterval(sampler);
-  await sampleRss();
+  sampler.stdin.end();
+  await samplerDone;
+  const peakRss = Number(sampled);
   const { labels: hundredLabels } = await labelsOf(server.db, despatcher, hundred.body.id);
   const zpl = await inProcess(200, () => renderLabelsZpl(hundredLabels));
   const printing: Array<[string, Stats, string]> = [
