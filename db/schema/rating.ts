@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   date,
   doublePrecision,
@@ -12,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 import { carriers, services } from "./carriers";
 import { customers, sites } from "./tenancy";
@@ -210,3 +212,15 @@ export const dangerousGoodsTypes = pgTable(
     uniqueIndex("dangerous_goods_types_key").on(t.unNumber, sql`lower(${t.properShippingName})`),
   ],
 );
+
+/**
+ * One row stamping the rating reference data (localities, zones, lanes, levies, surcharge sets,
+ * carriers, services, site services, account options): triggers of migration 0009 bump `version`
+ * in every statement that changes them, so the rating module's cache knows when to reload.
+ * `instance` tells databases apart; the row's xmin tells a rolled-back writer's numbers apart.
+ */
+export const ratingDataVersion = pgTable("rating_data_version", {
+  id: boolean("id").primaryKey().default(true),
+  instance: uuid("instance").notNull().defaultRandom(),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});

@@ -1,26 +1,17 @@
-import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import {
-  carrierAccounts,
-  carriers,
-  fuelLevies,
-  rateLanes,
-  services,
-  siteServices,
-  surchargeSets,
-  zones,
-} from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { addBusinessDays } from "../calendar/business-days";
-import { findPlaces, type Place } from "../localities/localities.server";
+import type { Place } from "../localities/localities.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { rate, resolveZone, type Lane, type RateResponse, type ServiceOption, type ZoneCandidate } from "./engine";
 import { ratingPayloadSchema, type RatingPayload } from "./payload";
+import { laneKey, ratingData } from "./rating-data.server";
 
 /**
  * Prices a consignment with every enabled service of the sending site (one of the user's sites).
- * Reads what the engine needs in three rounds of parallel queries, then calls the pure engine.
+ * Reads what the engine needs through the reference data cache (one query while nothing changed),
+ * then calls the pure engine.
  */
 export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
   const p: RatingPayload = parseOrThrow(ratingPayloadSchema, raw);
@@ -29,17 +20,8 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
 
   const sender: Place = { locality: p.sender_locality, postcode: p.sender_postcode, country: p.sender_country, sublocality: p.sender_sublocality };
   const receiver: Place = { locality: p.receiver_locality, postcode: p.receiver_postcode, country: p.receiver_country, sublocality: p.receiver_sublocality };
-  // round 1: both places, and the services offered at the site
-  const [[senderPlace, receiverPlace], offered] = await Promise.all([
-    findPlaces(db, [sender, receiver]),
-    db
-      .select({ ss: siteServices, service: services, carrier: carriers, account: carrierAccounts })
-      .from(siteServices)
-      .innerJoin(services, eq(services.id, siteServices.serviceId))
-      .innerJoin(carriers, eq(carriers.id, services.carrierId))
-      .leftJoin(carrierAccounts, eq(carrierAccounts.id, siteServices.carrierAccountId))
-      .where(and(eq(siteServices.siteId, site.id), eq(siteServices.enabled, true))),
-  ]);
+  const data = await ratingData(db);
+  const [[senderPlace, receiverPlace], offered] = await Promise.all([data.places([sender, receiver]), data.offered(site.id)]);
   const errors: Record<string, string[]> = {};
   if (!senderPlace) errors.sender_locality = ["Invalid sender locality"];
   if (!receiverPlace) errors.receiver_locality = ["Invalid receiver locality"];
@@ -51,30 +33,10 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
   if (usable.length === 0) return { carriers: [], selected_index: null, rule_applied: null };
 
   const carrierIds = [...new Set(usable.map((o) => o.carrier.id))];
-  // round 2: zone rows of both places, the levies in force and the customer's surcharge sets
   const [zoneRows, levies, sets] = await Promise.all([
-    db
-      .select()
-      .from(zones)
-      .where(
-        and(
-          inArray(zones.carrierId, carrierIds),
-          // plain lists so the (carrier, country, postcode) index serves all three columns; an
-          // or of pairs used only the carrier and read every zone row of it
-          inArray(zones.country, [sender.country, receiver.country] as never[]),
-          inArray(zones.postcode, [sender.postcode, receiver.postcode]),
-        ),
-      ),
-    db
-      .selectDistinctOn([fuelLevies.carrierId])
-      .from(fuelLevies)
-      .where(and(inArray(fuelLevies.carrierId, carrierIds), lte(fuelLevies.effectiveFrom, p.despatch_date)))
-      .orderBy(fuelLevies.carrierId, desc(fuelLevies.effectiveFrom)),
-    db
-      .select({ set: surchargeSets, carrierCode: carriers.code })
-      .from(surchargeSets)
-      .innerJoin(carriers, eq(carriers.id, surchargeSets.carrierId))
-      .where(and(eq(surchargeSets.customerId, user.customer.id), inArray(surchargeSets.carrierId, carrierIds))),
+    data.zones(carrierIds, [sender, receiver]),
+    data.levies(carrierIds, p.despatch_date),
+    data.surchargeSets(user.customer.id, carrierIds),
   ]);
   const candidatesFor = (carrierId: number, place: Place): ZoneCandidate[] =>
     zoneRows.filter((z) => z.carrierId === carrierId && z.country === place.country && z.postcode === place.postcode);
@@ -88,25 +50,17 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
     };
   });
 
-  // round 3: the lane in force on the despatch date for each service's card and zone pair
-  const wanted = withZones.filter((o) => o.ss.rateCode && o.fromZone && o.toZone && o.fromZone !== "-" && o.toZone !== "-");
-  const lanes = wanted.length
-    ? await db
-        .selectDistinctOn([rateLanes.serviceId, rateLanes.rateCode, rateLanes.fromZone, rateLanes.toZone])
-        .from(rateLanes)
-        .where(
-          and(
-            sql`(${rateLanes.serviceId}, ${rateLanes.rateCode}, ${rateLanes.fromZone}, ${rateLanes.toZone}) in (${sql.join(
-              wanted.map((o) => sql`(${o.service.id}, ${o.ss.rateCode}, ${o.fromZone}, ${o.toZone})`),
-              sql`, `,
-            )})`,
-            lte(rateLanes.effectiveFrom, p.despatch_date),
-          ),
-        )
-        .orderBy(rateLanes.serviceId, rateLanes.rateCode, rateLanes.fromZone, rateLanes.toZone, desc(rateLanes.effectiveFrom))
-    : [];
+  // the lane in force on the despatch date for each service's card and zone pair
+  const lanes = await data.lanes(
+    withZones.flatMap((o) =>
+      o.ss.rateCode && o.fromZone && o.toZone && o.fromZone !== "-" && o.toZone !== "-"
+        ? [{ serviceId: o.service.id, rateCode: o.ss.rateCode, fromZone: o.fromZone, toZone: o.toZone }]
+        : [],
+    ),
+    p.despatch_date,
+  );
   const options: ServiceOption[] = withZones.map((o) => {
-    const laneRow = lanes.find((l) => l.serviceId === o.service.id && l.rateCode === o.ss.rateCode && l.fromZone === o.fromZone && l.toZone === o.toZone);
+    const laneRow = o.ss.rateCode && o.fromZone && o.toZone ? lanes.get(laneKey(o.service.id, o.ss.rateCode, o.fromZone, o.toZone)) : undefined;
     const lane: Lane | null = laneRow
       ? {
           rateCode: laneRow.rateCode,
@@ -135,8 +89,8 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
       fromZone: o.fromZone,
       toZone: o.toZone,
       lane,
-      fuelPercentage: Number(levies.find((l) => l.carrierId === o.carrier.id)?.percentage ?? 0),
-      hideRates: Boolean((o.account?.options as { hide_rates?: boolean } | undefined)?.hide_rates),
+      fuelPercentage: Number(levies.get(o.carrier.id) ?? 0),
+      hideRates: o.hideRates,
       timeslots: {
         pickup: o.service.pickupAt || o.carrier.pickupAt,
         deliver_by: o.service.deliverBy || o.carrier.deliverBy,
