@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { customers, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
 import type { RoleName } from "../../../db/schema/users";
 import { isAdmin, type AccessSubject } from "./roles";
+import { preparedFor } from "../../utils/prepared.server";
 
 export const DEFAULT_SESSION_TIMEOUT_MINUTES = 720;
 
@@ -77,36 +78,49 @@ const STAFF_ROLES = ["devs", "super_admin", "admin", "customer_service"];
  * Loads the signed-in user in two queries (user with working customer, then sites): this runs
  * on every request, so it is kept to the fewest round trips.
  */
-export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<CurrentUser | null> {
+const statements = preparedFor((db) => {
   const workingCustomerId = sql`case when ${users.role} in (${sql.join(
     STAFF_ROLES.map((r) => sql`${r}`),
     sql`, `,
   )}) and ${users.currentCustomerId} is not null then ${users.currentCustomerId} else ${users.customerId} end`;
-  const [row] = await db
-    .select({
-      user: users,
-      customer: customers,
-      homeCustomerDisabled: sql<boolean>`(select c.disabled from ${customers} c where c.id = ${users.customerId})`,
-    })
-    .from(users)
-    .innerJoin(customers, eq(customers.id, workingCustomerId))
-    .where(eq(users.id, userId));
+  const sitesOf = (despatcher: boolean) =>
+    db
+      .select()
+      .from(sites)
+      .where(
+        and(
+          eq(sites.customerId, sql.placeholder("customerId")),
+          eq(sites.active, true),
+          despatcher ? inArray(sites.id, db.select({ id: userSites.siteId }).from(userSites).where(eq(userSites.userId, sql.placeholder("userId")))) : undefined,
+        ),
+      )
+      .orderBy(asc(sites.name))
+      .prepare(despatcher ? "current_user_assigned_sites" : "current_user_all_sites");
+  return {
+    user: db
+      .select({
+        user: users,
+        customer: customers,
+        homeCustomerDisabled: sql<boolean>`(select c.disabled from ${customers} c where c.id = ${users.customerId})`,
+      })
+      .from(users)
+      .innerJoin(customers, eq(customers.id, workingCustomerId))
+      .where(eq(users.id, sql.placeholder("userId")))
+      .prepare("current_user"),
+    allSites: sitesOf(false),
+    assignedSites: sitesOf(true),
+  };
+});
+
+export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<CurrentUser | null> {
+  const prepared = statements(db);
+  const [row] = await prepared.user.execute({ userId });
   // disabled or locked users, and users of a disabled customer, have no access (sessions or tokens)
   if (!row || row.user.disabled || row.user.lockedAt || row.homeCustomerDisabled) return null;
   const { user, customer } = row;
 
   // Staff see every site of the customer they work in; despatchers only their assigned sites.
-  const siteRows = await db
-    .select()
-    .from(sites)
-    .where(
-      and(
-        eq(sites.customerId, customer.id),
-        eq(sites.active, true),
-        isAdmin(user) ? undefined : inArray(sites.id, db.select({ id: userSites.siteId }).from(userSites).where(eq(userSites.userId, user.id))),
-      ),
-    )
-    .orderBy(asc(sites.name));
+  const siteRows = await (isAdmin(user) ? prepared.allSites : prepared.assignedSites).execute({ customerId: customer.id, userId: user.id });
 
   const options = user.options ?? {};
   return {

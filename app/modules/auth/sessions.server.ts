@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { customers, sessions, users } from "../../../db/schema";
 import { sessionTimeoutMinutes } from "./current-user.server";
 import { newToken, tokenDigest } from "./tokens.server";
+import { preparedFor } from "../../utils/prepared.server";
 
 export const SESSION_COOKIE = "fd_session";
 /** "Remember me" keeps a session across browser restarts and past the idle timeout for this long. */
@@ -57,14 +58,8 @@ export async function createSession(
   return token;
 }
 
-/**
- * The user id of a live session, or null. A session ends at its expiry, when the user is disabled
- * or locked or their customer disabled, and, unless it was started with "remember me", after the
- * customer's session_timeout minutes without a request.
- */
-export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<number | null> {
-  const id = tokenDigest(token);
-  const [row] = await db
+const sessionStatement = preparedFor((db) =>
+  db
     .select({
       session: sessions,
       userDisabled: users.disabled,
@@ -75,7 +70,18 @@ export async function resolveSession(db: DbOrTx, token: string, now = new Date()
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(customers, eq(customers.id, users.customerId))
-    .where(eq(sessions.id, id));
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .prepare("live_session"),
+);
+
+/**
+ * The user id of a live session, or null. A session ends at its expiry, when the user is disabled
+ * or locked or their customer disabled, and, unless it was started with "remember me", after the
+ * customer's session_timeout minutes without a request.
+ */
+export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<number | null> {
+  const id = tokenDigest(token);
+  const [row] = await sessionStatement(db).execute({ id });
   if (!row) return null;
   const { session } = row;
   const idleLimitMs = sessionTimeoutMinutes(row.customerOptions ?? {}) * 60_000;
