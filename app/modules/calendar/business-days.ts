@@ -51,9 +51,18 @@ export function nextBusinessDay(date: string, country: string, region?: string |
   return d;
 }
 
+// every rate of a rate shop asks for the same few dates: answers are kept (bounded)
+const added = new Map<string, string>();
+
 /** n business days after the date; with n = 0, the date itself if it is a business day, else the next one. */
 export function addBusinessDays(date: string, n: number, country: string, region?: string | null): string {
-  let d = isBusinessDay(date, country, region) ? date : nextBusinessDay(date, country, region);
-  for (let i = 0; i < n; i++) d = nextBusinessDay(d, country, region);
+  const key = `${date}|${n}|${country}|${region ?? ""}`;
+  let d = added.get(key);
+  if (d === undefined) {
+    d = isBusinessDay(date, country, region) ? date : nextBusinessDay(date, country, region);
+    for (let i = 0; i < n; i++) d = nextBusinessDay(d, country, region);
+    if (added.size >= 10_000) added.clear();
+    added.set(key, d);
+  }
   return d;
 }
