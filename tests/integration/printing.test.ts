@@ -145,6 +145,65 @@ describe("item labels: /print/{id}/labels", () => {
   });
 });
 
+/** This process's Chromium processes (the renderer's browser is a child of the test server's process). */
+async function chromiumChildren(): Promise<number[]> {
+  const pids: number[] = [];
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const cmd = await readFile(`/proc/${pid}/cmdline`, "utf8");
+      if (ppid === process.pid && /chrom/.test(cmd)) pids.push(Number(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
+}
+
+describe("prints asked for at once", () => {
+  it("all answer their own PDF", async () => {
+    const ids = await Promise.all([1, 2, 3].map(async () => (await client.json<{ id: number }>("/api/consignments", { json: consignment() })).body.id));
+    for (const id of ids) expect((await client.request(`/print/${id}/labels`, { method: "POST" })).status).toBe(200);
+    const answers = await Promise.all([...ids, ...ids].map((id, i) => client.request(i % 2 ? `/print/consignment_notes?ids=${id}` : `/print/${id}/labels`)));
+    const pages = await Promise.all(answers.map(async (res) => (await pdfOf(res)).getPageCount()));
+    expect(pages).toEqual([4, 1, 4, 1, 4, 1]);
+  });
+});
+
+describe("a browser that dies", () => {
+  it("is started again: the next print works", async () => {
+    const c = (await client.json<{ id: number }>("/api/consignments", { json: consignment() })).body;
+    expect((await client.request(`/print/${c.id}/labels`, { method: "POST" })).status).toBe(200);
+    const pids = await chromiumChildren();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, "SIGKILL");
+    const again = await client.request(`/print/${c.id}/labels`);
+    expect(again.status).toBe(200);
+    expect((await pdfOf(again)).getPageCount()).toBe(4);
+    const now = await chromiumChildren();
+    expect(now.length).toBeGreaterThan(0);
+    expect(now.some((pid) => pids.includes(pid))).toBe(false);
+  });
+});
+
+describe("a render that takes too long", () => {
+  it("fails with a clear message, and the renders waiting behind it still get their answer", async () => {
+    const renderer = createRenderer({ timeoutMs: 1 });
+    try {
+      const paper = { width: "100mm", height: "150mm" };
+      const both = await Promise.allSettled([renderer.renderPdf("<p>one</p>", paper), renderer.renderPdf("<p>two</p>", paper)]);
+      for (const r of both) {
+        expect(r.status).toBe("rejected");
+        expect(String((r as PromiseRejectedResult).reason)).toMatch(/took longer than 0 s to render/);
+      }
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
 describe("without Chromium", () => {
   it("print routes answer a clear 503 while the HTML preview and ZPL still work", async () => {
     const c = (await client.json<{ id: number }>("/api/consignments", { json: consignment() })).body;
