@@ -255,7 +255,7 @@ try {
   // the caller in a separate process, so the figures are the server's (and its Chromium's) own
   const printHeaders = { cookie: client.cookie, "accept-encoding": "identity" };
   const labelOnDemand = await loadFrom({ url: `${server.url}/print/${oneLabel.body.id}/labels`, headers: printHeaders, total: 100, concurrency: 1 });
-  const batch = await loadFrom({ url: `${server.url}/print/${hundred.body.id}/labels`, headers: printHeaders, total: 10, concurrency: 1 });
+  const batch = await loadFrom({ url: `${server.url}/print/${hundred.body.id}/labels`, headers: printHeaders, total: 40, concurrency: 1 });
   sampler.stdin.end();
   await samplerDone;
   const peakRss = Number(sampled);
@@ -336,7 +336,7 @@ try {
     "HTTP on loopback against the real server (Express, Remix build, modules).",
     "",
     `- Date: ${new Date().toISOString().slice(0, 10)}`,
-    `- Machine: ${os.cpus().length} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
+    `- Machine: ${os.cpus().length} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version} (NODE_ENV=${process.env.NODE_ENV ?? "unset"}), ${os.platform()} ${os.release()}`,
     `- Database: ${server.test.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite"}`,
     "",
     "## Foundation: sign-in and per-request authentication",

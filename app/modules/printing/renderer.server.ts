@@ -52,7 +52,8 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
   const launch = (): Promise<Browser> => {
     if (closed) return Promise.reject(new RendererUnavailable(new Error("renderer closed")));
     browser ??= chromium
-      .launch({ executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS })
+      // the server's own shutdown closes the browser (after the renders in flight), not Playwright's
+      .launch({ executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false })
       .then((b) => {
         b.on("disconnected", () => {
           // a crashed or killed browser: the next render starts a new one
@@ -137,6 +138,7 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
     blockedRequests: () => blocked,
     async close() {
       closed = true;
+      await queue; // renders already asked for finish (each within its deadline)
       const b = browser;
       browser = null;
       idle.length = 0;
