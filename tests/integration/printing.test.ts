@@ -331,6 +331,8 @@ describe("despatch manifest report", () => {
     const html = await (await client.request(`/print/despatch_manifest_report?ids=${manifest!.id}&format=html`)).text();
     expect(html).toContain("M000123");
     expect(html).toContain("Totals: 2 consignments");
+    // in the site's time: Melbourne is UTC+11 in November
+    expect(html).toContain("Despatched 24/11/2026 17:30");
     // items 2 + 1 + 2; weight 10 + 300 + 10 kg; one hazardous package (the pallet)
     expect(html).toMatch(/<th>5<\/th><th>320 kg<\/th>/);
     expect(html).toMatch(/<th>1<\/th><\/tr><\/tfoot>/);

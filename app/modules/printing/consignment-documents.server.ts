@@ -9,6 +9,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignments, manifests, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { getConsignment } from "../consignments/consignments.server";
+import { localTime } from "../despatch/manifests.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import type { DocumentConsignment } from "../../../print-templates/documents/Documents";
@@ -53,7 +54,7 @@ export async function manifestsOf(db: DbOrTx, user: CurrentUser, query: URLSearc
   const { ids } = parseOrThrow(idsSchema, Object.fromEntries(query));
   if (!user.siteIds.length) throw new AppError("not_found", "Manifest not found");
   const rows = await db
-    .select({ m: manifests, carrierName: carriers.name, accountNumber: carrierAccounts.accountNumber, siteName: sites.name })
+    .select({ m: manifests, carrierName: carriers.name, accountNumber: carrierAccounts.accountNumber, siteName: sites.name, timezone: sites.timezone, country: sites.country })
     .from(manifests)
     .innerJoin(carrierAccounts, eq(carrierAccounts.id, manifests.carrierAccountId))
     .innerJoin(carriers, eq(carriers.id, carrierAccounts.carrierId))
@@ -75,7 +76,8 @@ export async function manifestsOf(db: DbOrTx, user: CurrentUser, query: URLSearc
       carrierName: r.carrierName,
       accountNumber: r.accountNumber,
       siteName: r.siteName,
-      despatchTime: r.m.despatchTime ? r.m.despatchTime.toISOString().slice(0, 16).replace("T", " ") : null,
+      // as the site reads it, as /manifests shows it
+      despatchTime: r.m.despatchTime ? localTime(r.m.despatchTime, r.timezone, r.country) : null,
       failedDespatch: r.m.failedDespatch,
       consignments: list,
     });
