@@ -29,6 +29,8 @@ export interface LabelData {
   specialInstructions: string | null;
   reference: string | null;
   despatchDate: string;
+  /** this label's paper, where a batch mixes sizes or orientations (else the document's) */
+  page?: LabelPage;
 }
 
 export interface LabelPage {
@@ -64,11 +66,11 @@ export function barcodeSvg(bcid: "code128" | "gs1-128", text: string, heightModu
 /** The SSCC as people read it: (00) then the 18 digits. */
 export const ssccText = (sscc: string) => `(00) ${sscc}`;
 
-function Label({ l, numberSvg }: { l: LabelData; numberSvg: (text: string) => string }) {
+function Label({ l, numberSvg, pageClass }: { l: LabelData; numberSvg: (text: string) => string; pageClass: string }) {
   const number = numberSvg(l.consignmentNumber);
   const sscc = barcodeSvg("gs1-128", `(00)${l.sscc}`, 60);
   return (
-    <section className="label">
+    <section className={`label ${pageClass}`}>
       <header>
         <div className="carrier">{l.carrierName}</div>
         <div className="service">{l.serviceName}</div>
@@ -119,11 +121,14 @@ function Label({ l, numberSvg }: { l: LabelData; numberSvg: (text: string) => st
   );
 }
 
-const CSS = (page: LabelPage) => `
-@page { size: ${page.width} ${page.height}; margin: 0; }
+// each paper size of the document is a CSS named page (Chromium prints each on its own size), so a
+// batch mixing portrait and landscape, or 100 x 150 mm and 4 x 6 in, prints each on its own
+const CSS = (pages: LabelPage[]) => `
+@page { size: ${pages[0]!.width} ${pages[0]!.height}; margin: 0; }
+${pages.map((p, i) => `@page lp${i} { size: ${p.width} ${p.height}; margin: 0; }\n.label.lp${i} { page: lp${i}; width: ${p.width}; height: ${p.height}; }`).join("\n")}
 * { box-sizing: border-box; }
 body { margin: 0; font-family: "DejaVu Sans", Arial, sans-serif; font-size: 9pt; color: #000; }
-.label { width: ${page.width}; height: ${page.height}; padding: 3mm; page-break-after: always; overflow: hidden; display: flex; flex-direction: column; gap: 1.5mm; }
+.label { padding: 3mm; page-break-after: always; overflow: hidden; display: flex; flex-direction: column; gap: 1.5mm; }
 .label:last-child { page-break-after: auto; }
 header { display: flex; justify-content: space-between; align-items: baseline; border-bottom: 0.6mm solid #000; padding-bottom: 1mm; }
 .carrier { font-weight: bold; font-size: 12pt; }
@@ -152,14 +157,20 @@ export function renderLabelsHtml(labels: LabelData[], page: LabelPage): string {
     }
     return out;
   };
+  const pages: LabelPage[] = [page];
+  const pageClass = (p: LabelPage = page) => {
+    let i = pages.findIndex((q) => q.width === p.width && q.height === p.height);
+    if (i < 0) i = pages.push(p) - 1;
+    return `lp${i}`;
+  };
   const body = renderToStaticMarkup(
     <>
       {labels.map((l, i) => (
-        <Label key={i} l={l} numberSvg={numberSvg} />
+        <Label key={i} l={l} numberSvg={numberSvg} pageClass={pageClass(l.page)} />
       ))}
     </>,
   );
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Labels</title><style>${CSS(page)}</style></head><body>${body}</body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Labels</title><style>${CSS(pages)}</style></head><body>${body}</body></html>`;
 }
 
 /** ZPL II for thermal printers (203 dpi, 4 x 6 in): the same texts and both barcodes. */

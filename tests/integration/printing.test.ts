@@ -231,6 +231,22 @@ describe("without Chromium", () => {
   });
 });
 
+describe("a batch of labels: /print/labels?ids=", () => {
+  it("prints each consignment's labels on its own paper: portrait and landscape mix in one PDF", async () => {
+    const portrait = (await client.json<{ id: number }>("/api/consignments", { json: consignment() })).body;
+    const landscape = (await client.json<{ id: number; options: Record<string, unknown> }>("/api/consignments", { json: { ...consignment(), options: { is_label_portrait: false } } })).body;
+    expect(landscape.options.is_label_portrait).toBe(false);
+    const printed = await client.request(`/print/labels?ids=${portrait.id},${landscape.id}`, { method: "POST" });
+    expect(printed.status).toBe(200);
+    const pdf = await pdfOf(printed);
+    const sizes = pdf.getPages().map((p) => {
+      const { width, height } = p.getSize();
+      return `${mm(width)}x${mm(height)}`;
+    });
+    expect(sizes).toEqual([...Array(4).fill("100x150"), ...Array(4).fill("150x100")]);
+  });
+});
+
 describe("label page sizes", () => {
   it("100 x 150 mm, 4 x 6 in for US senders; landscape swaps", () => {
     expect(labelPage(false, true)).toEqual({ width: "100mm", height: "150mm" });

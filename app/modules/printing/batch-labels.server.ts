@@ -27,7 +27,7 @@ const idsSchema = z.object({
 
 export interface LabelBatch {
   labels: LabelData[];
-  /** the page of the first consignment: a batch is one PDF of one paper size */
+  /** the page of the first consignment; each label carries its own, so sizes may mix */
   page: LabelPage;
   ids: number[];
 }

@@ -103,5 +103,6 @@ export async function labelsOf(db: DbOrTx, user: CurrentUser, id: number): Promi
     despatchDate: formatDate(c.despatch_date, c.sender_address?.country),
   }));
   const portrait = (c.options as { is_label_portrait?: boolean }).is_label_portrait !== false;
-  return { labels, page: labelPage(c.sender_address?.country === "UNITED STATES OF AMERICA", portrait), consignment: c };
+  const page = labelPage(c.sender_address?.country === "UNITED STATES OF AMERICA", portrait);
+  return { labels: labels.map((l) => ({ ...l, page })), page, consignment: c };
 }
