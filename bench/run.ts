@@ -19,7 +19,7 @@ import { searchLocalities } from "../app/modules/localities/localities.server";
 import { rateConsignment } from "../app/modules/rating/rating.server";
 import { loadCurrentUser } from "../app/modules/auth/current-user.server";
 import { itemTypes, rateLanes, services, users } from "../db/schema";
-import { todayUtc } from "../app/modules/consignments/consignments.server";
+import { todayIn } from "../app/modules/calendar/site-time";
 import { eq, sql } from "drizzle-orm";
 import { Client, startTestServer } from "../tests/support/server";
 import { labelsOf } from "../app/modules/printing/labels.server";
@@ -222,7 +222,7 @@ try {
   const tenLines = {
     site_code: "MEL",
     reference: "BENCH",
-    despatch_date: todayUtc(new Date(Date.now() + 3 * 86_400_000)),
+    despatch_date: todayIn("Australia/Melbourne", new Date(Date.now() + 3 * 86_400_000)),
     sender_address: { name: "Melbourne DC", address_line_1: "120 Frankston Dandenong Road", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC" },
     receiver_address: { name: "Brisbane Hardware", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" },
     items: Array.from({ length: 10 }, (_, i) => ({ quantity: 1 + (i % 3), item_type_id: carton!.id, reference: `LINE-${i + 1}`, length: 40, width: 30, height: 20 + i, weight_in_uom: String(5 + i) })),

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
+import { todayIn } from "../../app/modules/calendar/site-time";
 
 /**
  * The consignment list (spec 1 section 2) in Chromium. Each test makes its own consignments at
@@ -7,7 +8,8 @@ import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
  * list filtered to that site, so what other tests leave behind stays out of its group.
  */
 
-const today = new Date().toISOString().slice(0, 10);
+// the consignments below are sent from Sydney: "today" is Sydney's
+const today = todayIn("Australia/Sydney");
 const receiver = { name: "Brisbane Hardware", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD", country: "AUSTRALIA" };
 const sender = { name: "Sydney DC", address_line_1: "45 Victoria Street", locality: "WETHERILL PARK", postcode: "2164", region: "NSW", country: "AUSTRALIA" };
 

@@ -8,6 +8,7 @@ import { loadCurrentUser, type CurrentUser } from "../../app/modules/auth/curren
 import { listCounters, listGroupRows, listGroups, listScreen, type ListScope } from "../../app/modules/consignments/list.server";
 import { DATE_FILTERS, LIST_FILTERS, SORTS, type DateFilter, type GroupKey, type ListFilter, type SortKey } from "../../app/modules/consignments/list";
 import { Client, startTestServer, type TestServer } from "../support/server";
+import { todayIn } from "../../app/modules/calendar/site-time";
 
 /**
  * The consignment list (spec 1 sections 2, 4, 7, 9): counters, filters, groups, keyset paging,
@@ -27,7 +28,8 @@ let cartonTypeId: number;
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 const plusDays = (date: string, n: number) => iso(new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000));
-const today = iso(new Date());
+// the despatcher works at Melbourne: the list's today is Melbourne's
+const today = todayIn("Australia/Melbourne");
 /** A "today" three weeks or more ahead (a Wednesday): the date filters around it hold only future dates, which a save allows. */
 const W = (() => {
   let d = plusDays(today, 21);
@@ -504,7 +506,7 @@ describe("the screen (server-rendered, no JavaScript)", () => {
   it("widens a counter of 1000 or more", async () => {
     // a thousand copies of a saved consignment at Los Angeles, six days on (the list columns are the saved ones)
     const lax = superUser.sites.find((s) => s.code === "LAX")!.id;
-    const day = plusDays(today, 6);
+    const day = plusDays(todayIn("America/Los_Angeles"), 6);
     const [src] = await server.db.select().from(consignments).where(eq(consignments.id, c.ready.id));
     const { id: _id, ...copy } = src!;
     await server.db.insert(consignments).values(Array.from({ length: 1000 }, () => ({ ...copy, siteId: lax, despatchDate: day, labelsPrintedAt: null })));

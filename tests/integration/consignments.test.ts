@@ -6,6 +6,8 @@ import { seedDemo } from "../../db/seed/demo";
 import { loadLocalities } from "../../db/seed/localities";
 import { seedRatingDemo } from "../../db/seed/rating-demo";
 import { Client, startTestServer, type TestServer } from "../support/server";
+import { loadCurrentUser } from "../../app/modules/auth/current-user.server";
+import { saveConsignment } from "../../app/modules/consignments/consignments.server";
 
 let server: TestServer;
 let despatcher: Client;
@@ -624,5 +626,22 @@ describe("GET /api/consignment_changes", () => {
     expect(res.body.changes.at(-1)).toMatchObject({ version: 1, field: "created" });
     expect((await despatcher.json<Json>(`/api/consignment_changes?id=${created.id}`)).status).toBe(403);
     expect((await admin.json<Json>("/api/consignment_changes?id=abc")).status).toBe(422);
+  });
+});
+
+describe("the despatch date rule, at the sending site", () => {
+  it("'the past' is before today in the site's time zone, not in UTC", async () => {
+    const [row] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@example.com"));
+    const user = (await loadCurrentUser(server.db, row!.id))!;
+    // 07:00 on 2 December in Melbourne is still 1 December in UTC: 1 December has passed there
+    const melbourneMorning = new Date("2026-12-01T20:00:00Z");
+    await expect(saveConsignment(server.db, user, null, consignment({ despatch_date: "2026-12-01" }), { now: melbourneMorning })).rejects.toThrow("Despatch date cannot be in the past");
+    const today = await saveConsignment(server.db, user, null, consignment({ despatch_date: "2026-12-02" }), { now: melbourneMorning });
+    expect(today.consignment.errors.despatch_date).toBeUndefined();
+    // 18:00 on 1 December in Los Angeles is already 2 December in UTC: 1 December is still today there
+    const losAngelesEvening = new Date("2026-12-02T02:00:00Z");
+    const la = await saveConsignment(server.db, user, null, consignment({ site_code: "LAX", despatch_date: "2026-12-01" }), { now: losAngelesEvening });
+    expect(la.consignment.errors.despatch_date).toBeUndefined();
+    await expect(saveConsignment(server.db, user, null, consignment({ despatch_date: "2026-12-01" }), { now: losAngelesEvening })).rejects.toThrow("Despatch date cannot be in the past");
   });
 });

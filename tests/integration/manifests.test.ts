@@ -12,9 +12,9 @@ import {
   addMonths,
   listManifests,
   resolveDateRange,
-  todayIn,
   type ManifestRow,
 } from "../../app/modules/despatch/manifests.server";
+import { todayIn } from "../../app/modules/calendar/site-time";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field

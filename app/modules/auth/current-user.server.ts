@@ -14,6 +14,8 @@ export interface SiteSummary {
   som: "metric" | "imperial";
   country: string;
   region: string | null;
+  /** IANA zone: the site's "today" and its times (calendar/site-time.ts) */
+  timezone: string | null;
   csPhoneNumber: string | null;
 }
 
@@ -161,6 +163,7 @@ export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<Curre
       som: s.som,
       country: s.country,
       region: s.region,
+      timezone: s.timezone,
       csPhoneNumber: s.csPhoneNumber,
     })),
     siteIds: siteRows.map((s) => s.id),

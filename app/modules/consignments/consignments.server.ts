@@ -19,6 +19,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { canEditFailedChargeAccount, canSeeConsignmentInformation, isAdmin } from "../auth/roles";
 import { forbiddenMessage } from "../auth/guard.server";
 import { findPlaces } from "../localities/localities.server";
+import { todayIn } from "../calendar/site-time";
 import { itemVolume, type Som } from "../rating/measure";
 import { rateConsignment } from "../rating/rating.server";
 import type { Rate, RateResponse } from "../rating/engine";
@@ -139,8 +140,6 @@ function returnInfoValues(info: ReturnInfoInput | null | undefined): ReturnInfo 
 
 const num = (v: string | null | undefined) => (v == null ? null : Number(v));
 
-/** Today's date (YYYY-MM-DD) as the date picker sees it: dates before today (UTC) cannot be picked. */
-export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
 
 /** Consignments this user may see: the working customer's, at one of the user's sites. */
 function scope(user: CurrentUser) {
@@ -316,13 +315,14 @@ async function complete(
   existing: ConsignmentRow | null,
   returnType: "return" | "third_party" | null,
   referenceChoices: { value: string }[] | null,
+  now: Date,
 ): Promise<Completed> {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
 
   if (!input.despatch_date) add("despatch_date", "Despatch date is required");
   // a date that has passed since the last save must be moved before despatch
-  else if (input.despatch_date < todayUtc()) add("despatch_date", "Despatch date cannot be in the past");
+  else if (input.despatch_date < todayIn(site.timezone, now)) add("despatch_date", "Despatch date cannot be in the past");
   const sender = input.sender_address;
   const receiver = input.receiver_address;
   if (!sender) add("sender_address", "Sender address is required");
@@ -509,7 +509,8 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
       const message = `${user.customer.customConsignmentReferenceLabel || "Custom reference"} must be one of the list`;
       throw new AppError("invalid", message, { custom_reference: [message] });
     }
-    if (input.despatch_date && input.despatch_date < todayUtc(now) && input.despatch_date !== existing?.despatchDate) {
+    // the past of the sending site: its today, not UTC's
+    if (input.despatch_date && input.despatch_date < todayIn(site.timezone, now) && input.despatch_date !== existing?.despatchDate) {
       throw new AppError("invalid", "Despatch date cannot be in the past", { despatch_date: ["Despatch date cannot be in the past"] });
     }
 
@@ -518,7 +519,7 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
       .from(itemTypes)
       .where(eq(itemTypes.customerId, user.customer.id));
     const typeById = new Map(types.map((t) => [t.id, t]));
-    const { errors, rate, response, serviceId } = await complete(tx, user, site, input, new Set(typeById.keys()), existing, returnType, choices);
+    const { errors, rate, response, serviceId } = await complete(tx, user, site, input, new Set(typeById.keys()), existing, returnType, choices, now);
     const ready = Object.keys(errors).length === 0 && Boolean(rate);
     // a quote being promoted arrives here with isQuote already cleared (promoteQuote)
     const state: ConsignmentState = isQuote

@@ -12,7 +12,7 @@ import { carriers, consignments, services } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { todayUtc } from "./consignments.server";
+import { userToday } from "../calendar/site-time";
 import { DESPATCHED_STATES, FAILED_STATES, formatVolume, formatWeight } from "./rules";
 import { bool } from "./schema";
 import {
@@ -85,7 +85,7 @@ export interface ListScope {
   dateFilter: DateFilter;
   /** one of the user's sites, or null for all of them */
   siteId: number | null;
-  /** today (UTC) unless a test fixes it */
+  /** today at the chosen site (else the default site) unless a test fixes it */
   today?: string;
 }
 
@@ -101,7 +101,7 @@ export function siteByCode(user: CurrentUser, code: string, field = "site") {
 
 /** Customer, sites, active non-quote consignments, and the date filter's despatch dates. */
 function scopeCondition(user: CurrentUser, s: ListScope): SQL {
-  const { start, end } = dateRange(s.dateFilter, s.today ?? todayUtc());
+  const { start, end } = dateRange(s.dateFilter, s.today ?? userToday(user, s.siteId));
   const sites = s.siteId != null ? (user.siteIds.includes(s.siteId) ? [s.siteId] : []) : user.siteIds;
   return and(
     eq(consignments.customerId, user.customer.id),
@@ -331,7 +331,7 @@ export async function listScreen(db: DbOrTx, user: CurrentUser, s: ListScope, vi
       return { ...g, ...(await listGroupRows(db, user, s, g.key, { sort: view.sort, dir: view.dir, after })) };
     }),
   );
-  return { counters, groups: loaded, range: dateRange(s.dateFilter, s.today ?? todayUtc()) };
+  return { counters, groups: loaded, range: dateRange(s.dateFilter, s.today ?? userToday(user, s.siteId)) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,7 +414,7 @@ export async function apiListConsignments(db: DbOrTx, user: CurrentUser, query: 
       .from(consignments)
       .where(beforeReturns),
   ]);
-  const { start, end } = dateRange(q.dateFilter, today ?? todayUtc());
+  const { start, end } = dateRange(q.dateFilter, today ?? userToday(user, siteId));
   return {
     consignments: result.rows,
     meta: {

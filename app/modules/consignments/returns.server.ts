@@ -13,14 +13,14 @@ import { addBusinessDays } from "../calendar/business-days";
 import { forbiddenMessage } from "../auth/guard.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { getConsignment, saveConsignment, STALE_MESSAGE, todayUtc, type ConsignmentJson, type SaveResult } from "./consignments.server";
+import { getConsignment, saveConsignment, STALE_MESSAGE, type ConsignmentJson, type SaveResult } from "./consignments.server";
 import { returnInfoSchema } from "./schema";
 
 export const RETURN_TYPES = ["return", "third_party"] as const;
 export type ReturnType = (typeof RETURN_TYPES)[number];
 
 /** Ready 09:00 and closing 17:00 on the next business day of the pickup's region. */
-export function defaultPickupWindow(country: string, region: string | null, today = todayUtc()) {
+export function defaultPickupWindow(country: string, region: string | null, today: string) {
   const day = addBusinessDays(today, 1, country, region);
   return { ready_at: `${day} 09:00`, closing_at: `${day} 17:00` };
 }

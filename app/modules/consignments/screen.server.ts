@@ -16,7 +16,8 @@ import { rateConsignment } from "../rating/rating.server";
 import type { Rate } from "../rating/engine";
 import { updateUserOptions } from "../users/options.server";
 import { AppError, firstErrorMessage, type FieldErrors } from "../../utils/errors";
-import { customReferenceChoices, getConsignment, promoteQuote, saveConsignment, STALE_MESSAGE, todayUtc, updateChargeAccount, type ConsignmentJson } from "./consignments.server";
+import { customReferenceChoices, getConsignment, promoteQuote, saveConsignment, STALE_MESSAGE, updateChargeAccount, type ConsignmentJson } from "./consignments.server";
+import { todayIn, userToday } from "../calendar/site-time";
 import { deleteConsignments } from "./delete.server";
 import { printLabels } from "../printing/labels.server";
 import { belongsTo, VARIANTS, variantOf, type Variant } from "./variants";
@@ -78,10 +79,11 @@ export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: n
   return {
     variant,
     consignment,
-    today: todayUtc(),
+    // the date picker's today: at the consignment's site, else the user's default site
+    today: userToday(user, consignment?.site_id),
     pickupDefault: (() => {
       const home = mine.find((x) => x.id === user.defaultSiteId) ?? mine[0];
-      return VARIANTS[variant].returnType && home ? defaultPickupWindow(home.country, home.region) : null;
+      return VARIANTS[variant].returnType && home ? defaultPickupWindow(home.country, home.region, todayIn(home.timezone)) : null;
     })(),
     sites: mine.map<ScreenSite>((s) => ({
       id: s.id,

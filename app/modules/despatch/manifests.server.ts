@@ -10,6 +10,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-or
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignmentItems, consignments, dangerousGoodsItems, manifests, sites } from "../../../db/schema";
+import { localTime, userToday } from "../calendar/site-time";
 import type { ConsignmentState } from "../../../db/schema/consignments";
 import type { CurrentUser } from "../auth/current-user.server";
 import { VARIANTS, variantOf } from "../consignments/variants";
@@ -50,31 +51,6 @@ export function addMonths(iso: string, months: number): string {
 
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-function zoned(now: Date, timeZone: string | null, withTime: boolean): Record<string, string> {
-  const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "2-digit", day: "2-digit", ...(withTime ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23" } : {}) };
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat("en-AU", { ...options, timeZone: timeZone ?? "UTC" }).formatToParts(now);
-  } catch {
-    // an unknown zone name on a site: UTC rather than no page
-    parts = new Intl.DateTimeFormat("en-AU", { ...options, timeZone: "UTC" }).formatToParts(now);
-  }
-  return Object.fromEntries(parts.map((p) => [p.type, p.value]));
-}
-
-/** Today's date (YYYY-MM-DD) in a time zone. */
-export function todayIn(timeZone: string | null, now = new Date()): string {
-  const p = zoned(now, timeZone, false);
-  return `${p.year}-${p.month}-${p.day}`;
-}
-
-/** A despatch time as the site reads it: DD/MM/YYYY HH:mm (MM/DD/YYYY for the US). */
-export function localTime(at: Date, timeZone: string | null, country: string): string {
-  const p = zoned(at, timeZone, true);
-  const date = country === "UNITED STATES OF AMERICA" ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
-  return `${date} ${p.hour}:${p.minute}`;
-}
-
 export interface DateRange {
   from: string;
   to: string;
@@ -110,24 +86,6 @@ export function resolveDateRange(
 
 // ---------------------------------------------------------------------------------------------
 // Scope
-
-interface SiteInfo {
-  id: number;
-  timezone: string | null;
-  country: string;
-  som: "metric" | "imperial";
-}
-
-async function userSites(db: DbOrTx, user: CurrentUser): Promise<SiteInfo[]> {
-  if (!user.siteIds.length) return [];
-  return db.select({ id: sites.id, timezone: sites.timezone, country: sites.country, som: sites.som }).from(sites).where(inArray(sites.id, user.siteIds));
-}
-
-/** "Today" of the list: in the chosen site's zone, else the user's default site's, else the first. */
-function todayFor(siteList: SiteInfo[], user: CurrentUser, siteId: number | null, now: Date): string {
-  const site = siteList.find((s) => s.id === siteId) ?? siteList.find((s) => s.id === user.defaultSiteId) ?? siteList[0];
-  return todayIn(site?.timezone ?? null, now);
-}
 
 /** A site filter value: blank or ALL for every site, else one of the user's site ids. */
 function readSite(value: string | null | undefined, user: CurrentUser): { siteId: number | null; ok: boolean } {
@@ -317,9 +275,8 @@ const parseIds = (value: string | null | undefined) =>
 
 /** The user's manifests of a site (or all) despatched in a date range, grouped per carrier. */
 export async function listManifests(db: DbOrTx, user: CurrentUser, filters: ManifestFilters, now = new Date()): Promise<ManifestList> {
-  const siteList = await userSites(db, user);
   const site = readSite(filters.site, user);
-  const range = resolveDateRange({ from: filters.from, to: filters.to }, todayFor(siteList, user, site.siteId, now));
+  const range = resolveDateRange({ from: filters.from, to: filters.to }, userToday(user, site.siteId, now));
   const errors: FieldErrors = { ...range.errors, ...(site.ok ? {} : { site: [UNKNOWN_SITE] }) };
   const open = parseIds(filters.open);
   const applied = { site: site.siteId ? String(site.siteId) : "", from: range.from, to: range.to, open };
@@ -460,9 +417,8 @@ export async function manifestCountsByCarrier(
   now = new Date(),
 ): Promise<{ from_date: string; to_date: string; site_id: number | null; carriers: CarrierCount[]; total: number }> {
   const q = parseOrThrow(countsQuery, raw);
-  const siteList = await userSites(db, user);
   const site = readSite(q.siteId, user);
-  const range = resolveDateRange({ from: q.fromDate, to: q.toDate }, todayFor(siteList, user, site.siteId, now), { from: "fromDate", to: "toDate" });
+  const range = resolveDateRange({ from: q.fromDate, to: q.toDate }, userToday(user, site.siteId, now), { from: "fromDate", to: "toDate" });
   const errors: FieldErrors = { ...(site.ok ? {} : { siteId: [UNKNOWN_SITE] }), ...range.errors };
   if (Object.keys(errors).length) throw new AppError("invalid", Object.values(errors)[0]![0]!, errors);
   const empty = { from_date: range.from, to_date: range.to, site_id: site.siteId };

@@ -9,7 +9,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignments, manifests, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { getConsignment } from "../consignments/consignments.server";
-import { localTime } from "../despatch/manifests.server";
+import { localTime } from "../calendar/site-time";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import type { DocumentConsignment } from "../../../print-templates/documents/Documents";

@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { Typeahead } from "~/components/Typeahead";
 import { requireUser } from "~/modules/auth/guard.server";
-import { todayUtc } from "~/modules/consignments/consignments.server";
+import { userToday } from "~/modules/calendar/site-time";
 import { nest, parseDisplayDate } from "~/modules/consignments/form";
 import { quickQuote, sitePlaces } from "~/modules/consignments/quick-quote.server";
 import { formatDate } from "~/modules/consignments/rules";
@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Quick quote · FreightDesk" }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
   return {
-    today: todayUtc(),
+    today: userToday(user),
     // the sender starts at the site's own place
     sites: await sitePlaces(context.db, user),
     defaultSite: user.sites.find((s) => s.id === user.defaultSiteId)?.code ?? user.sites[0]?.code ?? "",

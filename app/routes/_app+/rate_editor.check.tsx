@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts } from "~/components/Alerts";
 import { requireStaff } from "~/modules/auth/guard.server";
+import { userToday } from "~/modules/calendar/site-time";
 import type { Rate } from "~/modules/rating/engine";
 import { rateConsignment } from "~/modules/rating/rating.server";
 import { AppError } from "~/utils/errors";
@@ -12,7 +13,7 @@ const LINES = 3;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
-  return { sites: user.sites, customer: user.customer.name, today: new Date().toISOString().slice(0, 10) };
+  return { sites: user.sites, customer: user.customer.name, today: userToday(user) };
 }
 
 /** Staff type in a consignment and see every service's price with its full breakdown. */

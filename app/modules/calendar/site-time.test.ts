@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { localTime, todayIn, userToday } from "./site-time";
+
+const at = (iso: string) => new Date(iso);
+
+describe("site time", () => {
+  it("today is the site's date, not UTC's", () => {
+    expect(todayIn("Australia/Melbourne", at("2026-12-01T20:00:00Z"))).toBe("2026-12-02");
+    expect(todayIn("America/Los_Angeles", at("2026-12-02T02:00:00Z"))).toBe("2026-12-01");
+    expect(todayIn(null, at("2026-12-02T02:00:00Z"))).toBe("2026-12-02");
+    expect(todayIn("Not/AZone", at("2026-12-02T02:00:00Z"))).toBe("2026-12-02");
+  });
+
+  it("a user's today: at the site asked for, else the default site, else the first; UTC without sites", () => {
+    const sites = [
+      { id: 1, timezone: "America/Los_Angeles" },
+      { id: 2, timezone: "Australia/Melbourne" },
+    ];
+    const now = at("2026-12-01T20:00:00Z"); // 12:00 on 1 Dec in LA, 07:00 on 2 Dec in Melbourne
+    expect(userToday({ sites, defaultSiteId: 1 }, 2, now)).toBe("2026-12-02");
+    expect(userToday({ sites, defaultSiteId: 2 }, null, now)).toBe("2026-12-02");
+    expect(userToday({ sites, defaultSiteId: null }, undefined, now)).toBe("2026-12-01");
+    expect(userToday({ sites, defaultSiteId: 2 }, 99, now)).toBe("2026-12-02");
+    expect(userToday({ sites: [], defaultSiteId: null }, null, now)).toBe("2026-12-01");
+  });
+
+  it("times read as the site reads them, month first in the US", () => {
+    expect(localTime(at("2026-11-24T06:30:00Z"), "Australia/Melbourne", "AUSTRALIA")).toBe("24/11/2026 17:30");
+    expect(localTime(at("2026-11-24T06:30:00Z"), "America/Los_Angeles", "UNITED STATES OF AMERICA")).toBe("11/23/2026 22:30");
+  });
+});
