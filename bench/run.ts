@@ -22,6 +22,7 @@ import { itemTypes, rateLanes, services, users } from "../db/schema";
 import { todayIn } from "../app/modules/calendar/site-time";
 import { eq, sql } from "drizzle-orm";
 import { Client, startTestServer } from "../tests/support/server";
+import { MEL_TO_BNE } from "../tests/support/rating";
 import { labelsOf } from "../app/modules/printing/labels.server";
 import { renderLabelsZpl } from "../print-templates/labels/Labels";
 import { listGroups } from "../app/modules/consignments/list.server";
@@ -111,13 +112,7 @@ try {
 
   const ratingPayload = {
     despatch_date: "2026-11-24",
-    site_code: "MEL",
-    sender_locality: "DANDENONG SOUTH",
-    sender_postcode: "3175",
-    sender_country: "AUSTRALIA",
-    receiver_locality: "WOOLLOONGABBA",
-    receiver_postcode: "4102",
-    receiver_country: "AUSTRALIA",
+    ...MEL_TO_BNE,
     items: [
       { quantity: 2, length: 40, width: 30, height: 30, weight_in_uom: 12 },
       { quantity: 1, length: 120, width: 100, height: 110, weight_in_uom: 240, dangerous_goods: true },

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
+import { MEL_TO_BNE } from "../support/rating";
 
 /**
  * An admin loads zones and a rate card through the screens; /api/carrier_selection then prices a
@@ -41,13 +42,7 @@ test("zones and a rate card imported through the screens price a consignment", a
   const response = await page.request.post("/api/carrier_selection", {
     data: {
       despatch_date: "2026-11-23",
-      site_code: "MEL",
-      sender_locality: "DANDENONG SOUTH",
-      sender_postcode: "3175",
-      sender_country: "AUSTRALIA",
-      receiver_locality: "WOOLLOONGABBA",
-      receiver_postcode: "4102",
-      receiver_country: "AUSTRALIA",
+      ...MEL_TO_BNE,
       items: [{ quantity: 1, item_type: "Carton", length: 40, width: 30, height: 30, weight_in_uom: 5 }],
     },
   });

@@ -5,6 +5,7 @@ import { loadDangerousGoods } from "../../db/seed/dangerous-goods";
 import { seedDemo } from "../../db/seed/demo";
 import { loadLocalities } from "../../db/seed/localities";
 import { seedRatingDemo } from "../../db/seed/rating-demo";
+import { MEL_TO_BNE } from "../support/rating";
 import { Client, startTestServer, type TestServer } from "../support/server";
 import { loadCurrentUser } from "../../app/modules/auth/current-user.server";
 import { saveConsignment } from "../../app/modules/consignments/consignments.server";
@@ -86,13 +87,7 @@ describe("POST /api/consignments", () => {
     const shop = await despatcher.json<Json>("/api/carrier_selection", {
       json: {
         despatch_date: c.despatch_date,
-        site_code: "MEL",
-        sender_locality: "DANDENONG SOUTH",
-        sender_postcode: "3175",
-        sender_country: "AUSTRALIA",
-        receiver_locality: "WOOLLOONGABBA",
-        receiver_postcode: "4102",
-        receiver_country: "AUSTRALIA",
+        ...MEL_TO_BNE,
         items: [{ quantity: 2, item_type: cartonTypeId, length: 40, width: 30, height: 30, weight_in_uom: 10 }],
       },
     });

@@ -6,6 +6,7 @@ import { createCarrier, createCarrierAccount, createService, createSiteService }
 import { loadCurrentUser, type CurrentUser } from "../../app/modules/auth/current-user.server";
 import { rateConsignment } from "../../app/modules/rating/rating.server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { MEL_TO_BNE, MEL_TO_BNE_LOCALITIES } from "../support/rating";
 
 /**
  * The rating reference data cache (rating-data.server.ts): whatever changes the data a rate shop
@@ -24,10 +25,7 @@ beforeAll(async () => {
   test = await createTestDatabase();
   db = test.database.db;
   const demo = await seedDemo(db);
-  await db.insert(localities).values([
-    { country: "AUSTRALIA", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC", remoteTier: 0 },
-    { country: "AUSTRALIA", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD", remoteTier: 0 },
-  ]);
+  await db.insert(localities).values([...MEL_TO_BNE_LOCALITIES]);
   const carrier = await createCarrier(db, { code: "CACHECO", name: "Cache Freight" });
   carrierId = carrier.id;
   const service = await createService(db, carrier.id, { code: "ROAD", name: "Cache Road", type: "road" });
@@ -48,13 +46,7 @@ afterAll(() => test.drop());
 
 const payload = {
   despatch_date: "2026-11-24",
-  site_code: "MEL",
-  sender_locality: "DANDENONG SOUTH",
-  sender_postcode: "3175",
-  sender_country: "AUSTRALIA",
-  receiver_locality: "WOOLLOONGABBA",
-  receiver_postcode: "4102",
-  receiver_country: "AUSTRALIA",
+  ...MEL_TO_BNE,
   items: [{ quantity: 1, length: 10, width: 10, height: 10, weight_in_uom: 1, dangerous_goods: true }],
 };
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fuelLevies, localities, rateLanes, surchargeSets, zones } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createCarrier, createCustomer, createService, createSite, createSiteService, createUser } from "../../db/seed/factories";
+import { MEL_TO_BNE, MEL_TO_BNE_LOCALITIES } from "../support/rating";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -19,8 +20,7 @@ beforeAll(async () => {
   demo = await seedDemo(server.db);
   const db = server.db;
   await db.insert(localities).values([
-    { country: "AUSTRALIA", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC", remoteTier: 0 },
-    { country: "AUSTRALIA", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD", remoteTier: 0 },
+    ...MEL_TO_BNE_LOCALITIES,
     { country: "AUSTRALIA", locality: "ALICE SPRINGS", postcode: "0870", region: "NT", remoteTier: 3 },
     { country: "AUSTRALIA", locality: "WETHERILL PARK", postcode: "2164", region: "NSW", remoteTier: 0 },
   ]);
@@ -59,13 +59,7 @@ afterAll(() => server.close());
 
 const payload = (over: Record<string, unknown> = {}) => ({
   despatch_date: "2026-11-23",
-  site_code: "MEL",
-  sender_locality: "DANDENONG SOUTH",
-  sender_postcode: "3175",
-  sender_country: "AUSTRALIA",
-  receiver_locality: "WOOLLOONGABBA",
-  receiver_postcode: "4102",
-  receiver_country: "AUSTRALIA",
+  ...MEL_TO_BNE,
   items: [{ quantity: 2, item_type: "Carton", length: 40, width: 30, height: 20, weight_in_uom: 20 }],
   ...over,
 });
