@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
+import { todayIn } from "../../app/modules/calendar/site-time";
 
 test("a quote is saved, listed as QTE plus its id, and promoted to a consignment", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
@@ -32,7 +33,8 @@ test("a quote is saved, listed as QTE plus its id, and promoted to a consignment
   const row = page.getByTestId("quotes").getByRole("row", { name: new RegExp(number) });
   await expect(row).toContainText("Hobart Marine");
   await expect(row).toContainText("QUOTE-E2E");
-  await expect(row).toContainText(new Date().toISOString().slice(0, 10));
+  // made today at the Melbourne site, in Melbourne's time
+  await expect(row).toContainText(todayIn("Australia/Melbourne"));
   await row.getByRole("link", { name: number }).click();
 
   await page.getByRole("button", { name: "Create Consignment" }).click();

@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consignmentChanges, consignments, customers, itemTypes, users } from "../../db/schema";
 import { loadDangerousGoods } from "../../db/seed/dangerous-goods";
@@ -9,6 +9,7 @@ import { MEL_TO_BNE } from "../support/rating";
 import { Client, startTestServer, type TestServer } from "../support/server";
 import { loadCurrentUser } from "../../app/modules/auth/current-user.server";
 import { saveConsignment } from "../../app/modules/consignments/consignments.server";
+import { listQuotes } from "../../app/modules/consignments/quotes.server";
 
 let server: TestServer;
 let despatcher: Client;
@@ -624,7 +625,7 @@ describe("GET /api/consignment_changes", () => {
   });
 });
 
-describe("the despatch date rule, at the sending site", () => {
+describe("dates at the sending site", () => {
   it("'the past' is before today in the site's time zone, not in UTC", async () => {
     const [row] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@example.com"));
     const user = (await loadCurrentUser(server.db, row!.id))!;
@@ -638,5 +639,17 @@ describe("the despatch date rule, at the sending site", () => {
     const la = await saveConsignment(server.db, user, null, consignment({ site_code: "LAX", despatch_date: "2026-12-01" }), { now: losAngelesEvening });
     expect(la.consignment.errors.despatch_date).toBeUndefined();
     await expect(saveConsignment(server.db, user, null, consignment({ despatch_date: "2026-12-01" }), { now: losAngelesEvening })).rejects.toThrow("Despatch date cannot be in the past");
+  });
+
+  it("a quote's date on the quotes list is the day it was made at its site", async () => {
+    const [row] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@example.com"));
+    const user = (await loadCurrentUser(server.db, row!.id))!;
+    const mel = (await saveConsignment(server.db, user, null, consignment({ is_quote: true, reference: "Q-MEL-TZ" }), { isQuote: true })).consignment;
+    const lax = (await saveConsignment(server.db, user, null, consignment({ is_quote: true, site_code: "LAX", reference: "Q-LAX-TZ" }), { isQuote: true })).consignment;
+    // both made at 20:00 UTC on 1 December: 07:00 on 2 December in Melbourne, 12:00 on 1 December in Los Angeles
+    await server.db.update(consignments).set({ createdAt: new Date("2026-12-01T20:00:00Z") }).where(inArray(consignments.id, [mel.id, lax.id]));
+    const quotes = await listQuotes(server.db, user, new Date("2026-12-03T00:00:00Z"));
+    expect(quotes.find((q) => q.id === mel.id)?.date).toBe("2026-12-02");
+    expect(quotes.find((q) => q.id === lax.id)?.date).toBe("2026-12-01");
   });
 });

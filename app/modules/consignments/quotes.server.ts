@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { addresses, carriers, consignmentItems, consignments, services } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { quoteReference } from "./rules";
+import { todayIn } from "../calendar/site-time";
 
 /** The quotes list covers the last 30 days (spec 1 sections 2 and 9). */
 export const QUOTES_DAYS = 30;
@@ -44,6 +45,7 @@ export async function listQuotes(db: DbOrTx, user: CurrentUser, now = new Date()
       weight: totals.weight,
       volume: totals.volume,
       createdAt: consignments.createdAt,
+      siteId: consignments.siteId,
       reference: consignments.reference,
     })
     .from(consignments)
@@ -71,7 +73,8 @@ export async function listQuotes(db: DbOrTx, user: CurrentUser, now = new Date()
     poa: r.poa,
     weight: Number(r.weight ?? 0),
     volume: Number(r.volume ?? 0),
-    date: r.createdAt.toISOString().slice(0, 10),
+    // the day it was made at its site (a Melbourne morning is the UTC day before)
+    date: todayIn(user.sites.find((s) => s.id === r.siteId)?.timezone ?? null, r.createdAt),
     reference: r.reference,
   }));
 }
