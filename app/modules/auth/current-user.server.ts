@@ -76,10 +76,7 @@ export function sessionTimeoutMinutes(options: CustomerOptions): number {
 /** Roles that work in a switched customer; mirrors `isAdmin` for use inside SQL. */
 const STAFF_ROLES = ["devs", "super_admin", "admin", "customer_service"];
 
-/**
- * Loads the signed-in user in two queries (user with working customer, then sites): this runs
- * on every request, so it is kept to the fewest round trips.
- */
+// the user load's statements, prepared once per database handle (it runs on every request)
 const statements = preparedFor((db) => {
   const workingCustomerId = sql`case when ${users.role} in (${sql.join(
     STAFF_ROLES.map((r) => sql`${r}`),
@@ -114,6 +111,10 @@ const statements = preparedFor((db) => {
   };
 });
 
+/**
+ * Loads the signed-in user in two queries (user with working customer, then sites): this runs
+ * on every request, so it is kept to the fewest round trips.
+ */
 export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<CurrentUser | null> {
   const prepared = statements(db);
   const [row] = await prepared.user.execute({ userId });

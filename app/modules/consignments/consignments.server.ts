@@ -140,7 +140,6 @@ function returnInfoValues(info: ReturnInfoInput | null | undefined): ReturnInfo 
 
 const num = (v: string | null | undefined) => (v == null ? null : Number(v));
 
-
 /** Consignments this user may see: the working customer's, at one of the user's sites. */
 function scope(user: CurrentUser) {
   return and(

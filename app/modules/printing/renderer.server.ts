@@ -1,14 +1,13 @@
 /**
  * The PDF renderer (DESIGN "Printing"): one headless Chromium per server, started on first use,
- * restarted if it dies, closed on shutdown, rendering one document at a time in a reused page. Pages run no
- * scripts and every request they would make is refused, so nothing in an address can fetch
- * anything: documents are self-contained HTML (inline CSS, inline SVG barcodes). It is a
- * service of the load context, so the server (and a test server) owns and closes it.
+ * restarted if it dies, closed on shutdown, rendering one document at a time in a reused page.
+ * Pages run no scripts and every request they would make is refused, so nothing in an address
+ * can fetch anything: documents are self-contained HTML (inline CSS, inline SVG barcodes). It is
+ * a service of the load context, so the server (and a test server) owns and closes it.
  */
 import { chromium, type Browser, type Page } from "playwright-core";
 import { brandedError } from "../../utils/errors";
 
-const POOL_SIZE = 1;
 /**
  * --single-process: the renderer and the print compositor run in the browser process, which halves
  * a one-page PDF (27 to 15 ms measured here: the time went in passing the page between
@@ -45,7 +44,8 @@ export interface Renderer {
 export function createRenderer(options: { executablePath?: string; timeoutMs?: number } = {}): Renderer {
   const timeoutMs = options.timeoutMs ?? RENDER_TIMEOUT_MS;
   let browser: Promise<Browser> | null = null;
-  const idle: Page[] = [];
+  // the page of the last render, kept for the next (renders run one at a time)
+  let spare: Page | null = null;
   let blocked = 0;
   let closed = false;
 
@@ -58,7 +58,7 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
         b.on("disconnected", () => {
           // a crashed or killed browser: the next render starts a new one
           browser = null;
-          idle.length = 0;
+          spare = null;
         });
         return b;
       })
@@ -99,7 +99,8 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
   };
 
   const renderInPage = async (b: Browser, html: string, paper: PaperSize) => {
-    const page = idle.pop() ?? (await newPage(b));
+    const page = spare ?? (await newPage(b));
+    spare = null;
     let healthy = false;
     try {
       await page.setContent(html, { waitUntil: "load" });
@@ -107,7 +108,7 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
       healthy = true;
       return pdf;
     } finally {
-      if (healthy && !page.isClosed() && idle.length < POOL_SIZE && b.isConnected()) idle.push(page);
+      if (healthy && !page.isClosed() && b.isConnected()) spare = page;
       else await page.context().close().catch(() => {});
     }
   };
@@ -131,7 +132,7 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
           // the browser died under this render (before its "disconnected" event was handled):
           // forget it and render once more in a new one
           if (browser && (await browser.catch(() => null)) === b) browser = null;
-          idle.length = 0;
+          spare = null;
           return renderOnce(await launch(), html, paper);
         }
       }),
@@ -141,7 +142,7 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
       await queue; // renders already asked for finish (each within its deadline)
       const b = browser;
       browser = null;
-      idle.length = 0;
+      spare = null;
       if (b) await (await b.catch(() => null))?.close().catch(() => {});
     },
   };

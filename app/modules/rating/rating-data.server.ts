@@ -49,7 +49,14 @@ const byInstance = new Map<string, Entries>();
 
 const placeKey = (p: Place) => `${p.country}|${p.postcode}|${p.locality.toLowerCase()}`;
 const zoneKey = (carrierId: number, country: string, postcode: string) => `${carrierId}|${country}|${postcode}`;
-export const laneKey = (serviceId: number, rateCode: string, fromZone: string, toZone: string) => `${serviceId}|${rateCode}|${fromZone}|${toZone}`;
+/** A service's card and zone pair. */
+export interface LaneWanted {
+  serviceId: number;
+  rateCode: string;
+  fromZone: string;
+  toZone: string;
+}
+export const laneKey = (l: LaneWanted) => `${l.serviceId}|${l.rateCode}|${l.fromZone}|${l.toZone}`;
 
 function put<K, V>(map: Map<K, V>, key: K, value: V) {
   if (map.size >= MAX_ENTRIES) map.clear();
@@ -122,8 +129,8 @@ export async function ratingData(db: DbOrTx) {
     },
 
     /** for each lane asked for, its row in force on the date (absent where none) */
-    async lanes(wanted: Array<{ serviceId: number; rateCode: string; fromZone: string; toZone: string }>, date: string): Promise<Map<string, LaneRow>> {
-      const missing = wanted.filter((w) => !entries.lanes.has(laneKey(w.serviceId, w.rateCode, w.fromZone, w.toZone)));
+    async lanes(wanted: LaneWanted[], date: string): Promise<Map<string, LaneRow>> {
+      const missing = wanted.filter((w) => !entries.lanes.has(laneKey(w)));
       if (missing.length) {
         const rows = await db
           .select()
@@ -136,13 +143,13 @@ export async function ratingData(db: DbOrTx) {
           )
           .orderBy(desc(rateLanes.effectiveFrom));
         for (const w of missing) {
-          const k = laneKey(w.serviceId, w.rateCode, w.fromZone, w.toZone);
-          put(entries.lanes, k, rows.filter((r) => laneKey(r.serviceId, r.rateCode, r.fromZone, r.toZone) === k));
+          const k = laneKey(w);
+          put(entries.lanes, k, rows.filter((r) => laneKey(r) === k));
         }
       }
       const inForce = new Map<string, LaneRow>();
       for (const w of wanted) {
-        const k = laneKey(w.serviceId, w.rateCode, w.fromZone, w.toZone);
+        const k = laneKey(w);
         const row = entries.lanes.get(k)?.find((r) => r.effectiveFrom <= date);
         if (row) inForce.set(k, row);
       }

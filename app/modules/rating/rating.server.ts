@@ -6,7 +6,7 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { rate, resolveZone, type Lane, type RateResponse, type ServiceOption, type ZoneCandidate } from "./engine";
 import { ratingPayloadSchema, type RatingPayload } from "./payload";
-import { laneKey, ratingData } from "./rating-data.server";
+import { laneKey, ratingData, type LaneWanted } from "./rating-data.server";
 
 /**
  * Prices a consignment with every enabled service of the sending site (one of the user's sites).
@@ -50,17 +50,13 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
     };
   });
 
-  // the lane in force on the despatch date for each service's card and zone pair
-  const lanes = await data.lanes(
-    withZones.flatMap((o) =>
-      o.ss.rateCode && o.fromZone && o.toZone && o.fromZone !== "-" && o.toZone !== "-"
-        ? [{ serviceId: o.service.id, rateCode: o.ss.rateCode, fromZone: o.fromZone, toZone: o.toZone }]
-        : [],
-    ),
-    p.despatch_date,
-  );
+  // the lane in force on the despatch date for each service's card and zone pair ("-" never rates)
+  const laneOf = (o: (typeof withZones)[number]): LaneWanted | null =>
+    o.ss.rateCode && o.fromZone && o.toZone && o.fromZone !== "-" && o.toZone !== "-" ? { serviceId: o.service.id, rateCode: o.ss.rateCode, fromZone: o.fromZone, toZone: o.toZone } : null;
+  const lanes = await data.lanes(withZones.flatMap((o) => laneOf(o) ?? []), p.despatch_date);
   const options: ServiceOption[] = withZones.map((o) => {
-    const laneRow = o.ss.rateCode && o.fromZone && o.toZone ? lanes.get(laneKey(o.service.id, o.ss.rateCode, o.fromZone, o.toZone)) : undefined;
+    const wanted = laneOf(o);
+    const laneRow = wanted ? lanes.get(laneKey(wanted)) : undefined;
     const lane: Lane | null = laneRow
       ? {
           rateCode: laneRow.rateCode,
