@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
-import { customers, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
+import { customers, sessions, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
 import type { RoleName } from "../../../db/schema/users";
 import { isAdmin, type AccessSubject } from "./roles";
 import { preparedFor } from "../../utils/prepared.server";
@@ -76,55 +77,79 @@ export function sessionTimeoutMinutes(options: CustomerOptions): number {
 /** Roles that work in a switched customer; mirrors `isAdmin` for use inside SQL. */
 const STAFF_ROLES = ["devs", "super_admin", "admin", "customer_service"];
 
+const STAFF_IN = sql.join(
+  STAFF_ROLES.map((r) => sql`${r}`),
+  sql`, `,
+);
+
 // the user load's statements, prepared once per database handle (it runs on every request)
 const statements = preparedFor((db) => {
-  const workingCustomerId = sql`case when ${users.role} in (${sql.join(
-    STAFF_ROLES.map((r) => sql`${r}`),
-    sql`, `,
-  )}) and ${users.currentCustomerId} is not null then ${users.currentCustomerId} else ${users.customerId} end`;
-  const sitesOf = (despatcher: boolean) =>
-    db
-      .select()
-      .from(sites)
-      .where(
-        and(
-          eq(sites.customerId, sql.placeholder("customerId")),
-          eq(sites.active, true),
-          despatcher ? inArray(sites.id, db.select({ id: userSites.siteId }).from(userSites).where(eq(userSites.userId, sql.placeholder("userId")))) : undefined,
-        ),
-      )
-      .orderBy(asc(sites.name))
-      .prepare(despatcher ? "current_user_assigned_sites" : "current_user_all_sites");
+  const home = alias(customers, "home_customer");
+  const workingCustomerId = sql`case when ${users.role} in (${STAFF_IN}) and ${users.currentCustomerId} is not null then ${users.currentCustomerId} else ${users.customerId} end`;
+  // staff see every active site of the customer they work in; despatchers only their assigned ones
+  const sitesOf = sql<SiteSummary[]>`(
+    select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'code', s.code, 'som', s.som, 'country', s.country,
+      'region', s.region, 'timezone', s.timezone, 'csPhoneNumber', s.cs_phone_number) order by s.name), '[]'::json)
+    from ${sites} s
+    where s.customer_id = ${customers.id} and s.active
+      and (${users.role} in (${STAFF_IN}) or s.id in (select us.site_id from ${userSites} us where us.user_id = ${users.id})))`;
+  const fields = { user: users, customer: customers, homeCustomer: { disabled: home.disabled, options: home.options }, sites: sitesOf };
   return {
-    user: db
-      .select({
-        user: users,
-        customer: customers,
-        homeCustomerDisabled: sql<boolean>`(select c.disabled from ${customers} c where c.id = ${users.customerId})`,
-      })
+    byUserId: db
+      .select(fields)
       .from(users)
       .innerJoin(customers, eq(customers.id, workingCustomerId))
+      .innerJoin(home, eq(home.id, users.customerId))
       .where(eq(users.id, sql.placeholder("userId")))
       .prepare("current_user"),
-    allSites: sitesOf(false),
-    assignedSites: sitesOf(true),
+    byToken: db
+      .select(fields)
+      .from(users)
+      .innerJoin(customers, eq(customers.id, workingCustomerId))
+      .innerJoin(home, eq(home.id, users.customerId))
+      .where(eq(users.authenticationToken, sql.placeholder("token")))
+      .prepare("current_user_by_token"),
+    bySession: db
+      .select({ ...fields, session: sessions })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .innerJoin(customers, eq(customers.id, workingCustomerId))
+      .innerJoin(home, eq(home.id, users.customerId))
+      .where(eq(sessions.id, sql.placeholder("sessionId")))
+      .prepare("current_user_by_session"),
   };
 });
 
-/**
- * Loads the signed-in user in two queries (user with working customer, then sites): this runs
- * on every request, so it is kept to the fewest round trips.
- */
+type UserRow = Awaited<ReturnType<ReturnType<typeof statements>["byUserId"]["execute"]>>[number];
+
+/** The signed-in user in one query (user, working customer, sites): this runs on every request. */
 export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<CurrentUser | null> {
-  const prepared = statements(db);
-  const [row] = await prepared.user.execute({ userId });
+  const [row] = await statements(db).byUserId.execute({ userId });
+  return row ? toCurrentUser(row) : null;
+}
+
+/** The user of an API caller's `authentication_token` (Bearer), in the same one query. */
+export async function loadCurrentUserByToken(db: DbOrTx, token: string): Promise<CurrentUser | null> {
+  const [row] = await statements(db).byToken.execute({ token });
+  return row ? toCurrentUser(row) : null;
+}
+
+/**
+ * A session with its user, in the same one query: what every browser request needs before any
+ * work. `user` is null when the user may not sign in (see toCurrentUser); the session's rules are
+ * sessions.server's.
+ */
+export async function loadSessionWithUser(
+  db: DbOrTx,
+  sessionId: string,
+): Promise<{ session: typeof sessions.$inferSelect; homeCustomerOptions: CustomerOptions; user: CurrentUser | null } | null> {
+  const [row] = await statements(db).bySession.execute({ sessionId });
+  return row ? { session: row.session, homeCustomerOptions: row.homeCustomer.options ?? {}, user: toCurrentUser(row) } : null;
+}
+
+function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRow): CurrentUser | null {
   // disabled or locked users, and users of a disabled customer, have no access (sessions or tokens)
-  if (!row || row.user.disabled || row.user.lockedAt || row.homeCustomerDisabled) return null;
-  const { user, customer } = row;
-
-  // Staff see every site of the customer they work in; despatchers only their assigned sites.
-  const siteRows = await (isAdmin(user) ? prepared.allSites : prepared.assignedSites).execute({ customerId: customer.id, userId: user.id });
-
+  if (user.disabled || user.lockedAt || homeCustomer.disabled) return null;
   const options = user.options ?? {};
   return {
     id: user.id,
@@ -157,16 +182,7 @@ export async function loadCurrentUser(db: DbOrTx, userId: number): Promise<Curre
       customConsignmentReferenceLabel: customer.customConsignmentReferenceLabel,
       printDeclarations: customer.printDeclarations,
     },
-    sites: siteRows.map((s) => ({
-      id: s.id,
-      name: s.name,
-      code: s.code,
-      som: s.som,
-      country: s.country,
-      region: s.region,
-      timezone: s.timezone,
-      csPhoneNumber: s.csPhoneNumber,
-    })),
+    sites: siteRows,
     siteIds: siteRows.map((s) => s.id),
     defaultSiteId: user.defaultSiteId,
   };

@@ -1,8 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { eq } from "drizzle-orm";
-import { users } from "../../../db/schema";
 import { AppError } from "../../utils/errors";
-import { loadCurrentUser, type CurrentUser } from "./current-user.server";
+import { loadCurrentUserByToken, type CurrentUser } from "./current-user.server";
 import { canAccessPath, isAdmin, type AccessSubject } from "./roles";
 import { readSessionToken, resolveSession } from "./sessions.server";
 
@@ -32,9 +30,7 @@ export function optionalUser(context: AppLoadContext, request: Request): Promise
 async function loadSigned(context: AppLoadContext, request: Request): Promise<Signed | null> {
   const token = readSessionToken(request);
   if (!token) return null;
-  const userId = await resolveSession(context.db, token);
-  if (!userId) return null;
-  const user = await loadCurrentUser(context.db, userId);
+  const user = await resolveSession(context.db, token);
   return user ? { user, token } : null;
 }
 
@@ -84,8 +80,7 @@ async function userFromBearer(context: AppLoadContext, request: Request): Promis
   const header = request.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   if (!match) return null;
-  const [row] = await context.db.select({ id: users.id }).from(users).where(eq(users.authenticationToken, match[1]!));
-  return row ? loadCurrentUser(context.db, row.id) : null;
+  return loadCurrentUserByToken(context.db, match[1]!);
 }
 
 /**

@@ -1,9 +1,8 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { customers, sessions, users } from "../../../db/schema";
-import { sessionTimeoutMinutes } from "./current-user.server";
+import { sessions } from "../../../db/schema";
+import { loadSessionWithUser, sessionTimeoutMinutes, type CurrentUser } from "./current-user.server";
 import { newToken, tokenDigest } from "./tokens.server";
-import { preparedFor } from "../../utils/prepared.server";
 
 export const SESSION_COOKIE = "fd_session";
 /** "Remember me" keeps a session across browser restarts and past the idle timeout for this long. */
@@ -58,37 +57,20 @@ export async function createSession(
   return token;
 }
 
-const sessionStatement = preparedFor((db) =>
-  db
-    .select({
-      session: sessions,
-      userDisabled: users.disabled,
-      lockedAt: users.lockedAt,
-      customerDisabled: customers.disabled,
-      customerOptions: customers.options,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(customers, eq(customers.id, users.customerId))
-    .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare("live_session"),
-);
-
 /**
- * The user id of a live session, or null. A session ends at its expiry, when the user is disabled
- * or locked or their customer disabled, and, unless it was started with "remember me", after the
- * customer's session_timeout minutes without a request.
+ * The signed-in user of a live session, or null, in one query (loadSessionWithUser). A session
+ * ends at its expiry, when the user is disabled or locked or their customer disabled, and, unless
+ * it was started with "remember me", after the home customer's session_timeout minutes without a
+ * request.
  */
-export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<number | null> {
+export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<CurrentUser | null> {
   const id = tokenDigest(token);
-  const [row] = await sessionStatement(db).execute({ id });
-  if (!row) return null;
-  const { session } = row;
-  const idleLimitMs = sessionTimeoutMinutes(row.customerOptions ?? {}) * 60_000;
+  const found = await loadSessionWithUser(db, id);
+  if (!found) return null;
+  const { session, user } = found;
+  const idleLimitMs = sessionTimeoutMinutes(found.homeCustomerOptions) * 60_000;
   const expired =
-    row.userDisabled ||
-    row.lockedAt !== null ||
-    row.customerDisabled ||
+    !user ||
     session.expiresAt.getTime() <= now.getTime() ||
     (!session.rememberMe && now.getTime() - session.lastSeenAt.getTime() > idleLimitMs);
   if (expired) {
@@ -98,7 +80,7 @@ export async function resolveSession(db: DbOrTx, token: string, now = new Date()
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
   }
-  return session.userId;
+  return user;
 }
 
 export async function destroySession(db: DbOrTx, token: string): Promise<void> {
