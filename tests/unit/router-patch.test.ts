@@ -33,7 +33,7 @@ describe("route matching (patched)", () => {
       const matches = matchRoutes(routes, "/consignment/40")!;
       expect(matches).toHaveLength(2);
       expect(matches[1]!.params).toEqual({ id: "40" });
-      matches[1]!.params.id = "changed";
+      Object.assign(matches[1]!.params, { id: "changed" }); // typed read-only, but a plain object
       matches.pop();
     }
     const second = matchRoutes(routes, "/consignment/40")!;
