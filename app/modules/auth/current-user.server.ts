@@ -93,7 +93,42 @@ const statements = preparedFor((db) => {
     from ${sites} s
     where s.customer_id = ${customers.id} and s.active
       and (${users.role} in (${STAFF_IN}) or s.id in (select us.site_id from ${userSites} us where us.user_id = ${users.id})))`;
-  const fields = { user: users, customer: customers, homeCustomer: { disabled: home.disabled, options: home.options }, sites: sitesOf };
+  // only what CurrentUser carries: never the password hash, on every request
+  const user = {
+    id: users.id,
+    email: users.email,
+    fullName: users.fullName,
+    phoneNumber: users.phoneNumber,
+    role: users.role,
+    superDespatcher: users.superDespatcher,
+    despatcherOnly: users.despatcherOnly,
+    canBook: users.canBook,
+    canEditRecipients: users.canEditRecipients,
+    canExport: users.canExport,
+    canReconcile: users.canReconcile,
+    canBulkupload: users.canBulkupload,
+    canBulkquote: users.canBulkquote,
+    passwordResetRequired: users.passwordResetRequired,
+    authenticationToken: users.authenticationToken,
+    options: users.options,
+    customerId: users.customerId,
+    defaultSiteId: users.defaultSiteId,
+    disabled: users.disabled,
+    lockedAt: users.lockedAt,
+  };
+  const customer = {
+    id: customers.id,
+    code: customers.code,
+    name: customers.name,
+    disabled: customers.disabled,
+    testAccount: customers.testAccount,
+    options: customers.options,
+    specialInstructions: customers.specialInstructions,
+    customConsignmentReferenceType: customers.customConsignmentReferenceType,
+    customConsignmentReferenceLabel: customers.customConsignmentReferenceLabel,
+    printDeclarations: customers.printDeclarations,
+  };
+  const fields = { user, customer, homeCustomer: { disabled: home.disabled, options: home.options }, sites: sitesOf };
   return {
     byUserId: db
       .select(fields)
