@@ -2,7 +2,9 @@ import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localities } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
-import { createAddress, createCustomer } from "../../db/seed/factories";
+import { createAddress, createCustomer, createSite, createUser } from "../../db/seed/factories";
+import { nextBusinessDay } from "../../app/modules/calendar/business-days";
+import { todayIn } from "../../app/modules/calendar/site-time";
 import { loadLocalities, remoteTier } from "../../db/seed/localities";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
@@ -137,6 +139,19 @@ describe("GET /api/next_business_day", () => {
     expect(bad.body.errors.region).toEqual(["Region must be one of VIC, NSW, QLD, NT, WA, SA, TAS, ACT"]);
     const badRegion = await c.json<{ errors: Record<string, string[]> }>("/api/next_business_day?country=AUSTRALIA&region=XYZ&date=2026-11-02");
     expect(badRegion.body.errors.region).toEqual(["Region must be one of VIC, NSW, QLD, NT, WA, SA, TAS, ACT"]);
+  });
+
+  it("counts from the caller's today at their default site when no date is given, not UTC's", async () => {
+    // a day apart or more at every hour (UTC+14 and UTC-11), so at least one is not UTC's today;
+    // (a UTC default would still pass when both todays lead to the same Monday)
+    for (const timezone of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const customer = await createCustomer(server.db);
+      const site = await createSite(server.db, customer.id, { timezone });
+      const user = await createUser(server.db, customer.id, { siteIds: [site.id], defaultSiteId: site.id });
+      const c = await signedIn(user.email);
+      const answer = (await c.json<{ date: string }>("/api/next_business_day?country=UNITED%20STATES%20OF%20AMERICA")).body.date;
+      expect(answer).toBe(nextBusinessDay(todayIn(timezone), "UNITED STATES OF AMERICA"));
+    }
   });
 });
 

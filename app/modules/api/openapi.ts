@@ -236,7 +236,7 @@ export const openApiDocument = {
     "/api/localities": { get: { summary: "Places of a postcode ?query&type=postcode&country", responses: ok("{ localities }") } },
     "/api/address_selection": { get: { summary: "?query&type=recipient|site|postcode&country: addresses", responses: ok("{ addresses }") } },
     "/api/localities/import": { post: { summary: "CSV of localities (country, locality, sublocality, postcode, region, latitude, longitude); staff", responses: ok("{ created, updated, skipped }") } },
-    "/api/next_business_day": { get: { summary: "?country&region&date: the first business day after the date", responses: ok("{ date }") } },
+    "/api/next_business_day": { get: { summary: "?country&region&date: the first business day after the date (by default the caller's today at their default site)", responses: ok("{ date }") } },
     "/api/openapi.json": { get: { summary: "This document", responses: ok("OpenAPI 3.1") } },
   },
 } as const;

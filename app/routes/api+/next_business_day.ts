@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { nextBusinessDay } from "~/modules/calendar/business-days";
+import { userToday } from "~/modules/calendar/site-time";
 import { COUNTRIES } from "../../../db/schema/rating";
 import { api } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
@@ -17,18 +18,21 @@ const query = z
       .toUpperCase()
       .regex(/^[A-Z]{2,3}$/, "Region must be a state code")
       .optional(),
-    date: z.iso.date({ error: "Date must be YYYY-MM-DD" }).default(() => new Date().toISOString().slice(0, 10)),
+    date: z.iso.date({ error: "Date must be YYYY-MM-DD" }).optional(),
   })
   .refine((q) => q.country !== "AUSTRALIA" || !q.region || AU_REGIONS.includes(q.region), {
     path: ["region"],
     message: `Region must be one of ${AU_REGIONS.join(", ")}`,
   });
 
-/** GET /api/next_business_day?country&region&date: the first business day after the date. */
+/**
+ * GET /api/next_business_day?country&region&date: the first business day after the date, which is
+ * by default the caller's today at their default site (not UTC's).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
-    await requireApiUser(context, request);
+    const { user } = await requireApiUser(context, request);
     const q = parseOrThrow(query, Object.fromEntries(new URL(request.url).searchParams));
-    return { date: nextBusinessDay(q.date, q.country, q.country === "NEW ZEALAND" ? undefined : q.region) };
+    return { date: nextBusinessDay(q.date ?? userToday(user), q.country, q.country === "NEW ZEALAND" ? undefined : q.region) };
   });
 }
