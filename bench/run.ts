@@ -177,6 +177,9 @@ try {
     return { query: queries[i % queries.length]!, country: "AUSTRALIA" as const };
   };
 
+  const localityUrls = Array.from({ length: 100 }, (_, i) => localityQuery(i)).map(
+    (q) => `${server.url}/api/address_selection/search_locality?query=${encodeURIComponent(q.query)}&country=${encodeURIComponent(q.country)}`,
+  );
   const rateShops = (total: number, concurrency: number) =>
     loadFrom({ url: `${server.url}/api/carrier_selection`, method: "POST", headers: { ...headers, "content-type": "application/json", "accept-encoding": "identity" }, body: JSON.stringify(ratingPayload), total, concurrency });
   // A server just started runs unoptimised code until V8 has seen it often: measured here, the
@@ -195,10 +198,19 @@ try {
     [
       "GET /api/address_selection/search_locality over HTTP, 20 callers (separate process)",
       await loadFrom({
-        urls: Array.from({ length: 100 }, (_, i) => localityQuery(i)).map((q) => `${server.url}/api/address_selection/search_locality?query=${encodeURIComponent(q.query)}&country=${encodeURIComponent(q.country)}`),
+        urls: localityUrls,
         headers: { ...headers, "accept-encoding": "identity" },
         total: 1000,
         concurrency: 20,
+      }),
+    ],
+    [
+      "GET /api/address_selection/search_locality over HTTP, 1 caller (separate process): one request's own time",
+      await loadFrom({
+        urls: localityUrls,
+        headers: { ...headers, "accept-encoding": "identity" },
+        total: 500,
+        concurrency: 1,
       }),
     ],
     [
@@ -376,7 +388,7 @@ try {
     ...[
       ["engine rate shop median under 1 ms", rating[0]![1].p50 < 1, `${rating[0]![1].p50.toFixed(3)} ms`],
       ["HTTP rate shop p95 under 30 ms (20 callers)", rating[2]![1].p95 < 30, `${rating[2]![1].p95.toFixed(1)} ms`],
-      ["locality search p95 under 10 ms", rating[3]![1].p95 < 10, `${rating[3]![1].p95.toFixed(2)} ms`],
+      ["locality search p95 under 10 ms", rating[3]![1].p95 < 10 && rating[5]![1].p95 < 10, `${rating[3]![1].p95.toFixed(2)} ms in process, ${rating[5]![1].p95.toFixed(2)} ms over HTTP for one caller`],
     ].map(([what, met, value]) => `- ${what}: ${value}, ${met ? "met" : "NOT met"}`),
     "",
     "A rate shop reads the rating reference data through a cache (app/modules/rating/rating-data.server.ts)",
@@ -387,6 +399,15 @@ try {
     "roughly 20 / (calls per second) and p95 up to twice that. The floor row is the same route refused at once: what Express and Remix",
     "alone cost at 20 callers on this machine, before any work, so a p95 of 30 ms with 20 callers leaves",
     "the rate shop itself only the difference.",
+    "",
+    "A locality search is one indexed query (a prefix of the name, the sublocality or the postcode),",
+    "but a short prefix such as 'new' or 'port' matches hundreds of places that are sorted (exact",
+    "matches first) before the first six are taken: about half a millisecond a search (the in-process row).",
+    "With 20 callers typing at once on this 2-core machine those queries queue behind each other;",
+    "one caller's round trip is the 1-caller row.",
+    "",
+    "The rows after the first 5,000 rate shops are the steady state of a running server; the row of",
+    "the first 1,000 calls after start shows the warm-up, while V8 has not yet optimised the code.",
     "",
     "",
   ];
