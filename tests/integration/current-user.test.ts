@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customers, users } from "../../db/schema";
 import { createCustomer, createSite, createUser } from "../../db/seed/factories";
 import { loadCurrentUser, loadCurrentUserByToken, loadSessionWithUser } from "../../app/modules/auth/current-user.server";
-import { createSession } from "../../app/modules/auth/sessions.server";
+import { createSession, resolveSession } from "../../app/modules/auth/sessions.server";
 import { tokenDigest } from "../../app/modules/auth/tokens.server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
@@ -90,5 +90,20 @@ describe("the current user load", () => {
     expect(await loadCurrentUserByToken(db, "token-of-nobody")).toBeNull();
     await db.update(users).set({ lockedAt: new Date() }).where(eq(users.id, u.id));
     expect(await loadCurrentUserByToken(db, "token-of-the-api-caller")).toBeNull();
+  });
+
+  it("ends an idle session by the home customer's session_timeout, even for staff working in another customer", async () => {
+    const strict = await createCustomer(db, { options: { session_timeout: 5 } });
+    const lenient = await createCustomer(db, { options: { session_timeout: 1000 } });
+    const start = new Date("2026-11-23T00:00:00Z");
+    const tenMinutesLater = new Date(start.getTime() + 10 * 60_000);
+
+    const fromStrict = await createUser(db, strict.id, { role: "admin", currentCustomerId: lenient.id });
+    const strictToken = await createSession(db, fromStrict.id, { rememberMe: false, now: start });
+    expect(await resolveSession(db, strictToken, tenMinutesLater)).toBeNull();
+
+    const fromLenient = await createUser(db, lenient.id, { role: "admin", currentCustomerId: strict.id });
+    const lenientToken = await createSession(db, fromLenient.id, { rememberMe: false, now: start });
+    expect((await resolveSession(db, lenientToken, tenMinutesLater))!.customer.id).toBe(strict.id);
   });
 });

@@ -149,8 +149,10 @@ describe("GET /api/next_business_day", () => {
       const site = await createSite(server.db, customer.id, { timezone });
       const user = await createUser(server.db, customer.id, { siteIds: [site.id], defaultSiteId: site.id });
       const c = await signedIn(user.email);
+      const before = nextBusinessDay(todayIn(timezone), "UNITED STATES OF AMERICA");
       const answer = (await c.json<{ date: string }>("/api/next_business_day?country=UNITED%20STATES%20OF%20AMERICA")).body.date;
-      expect(answer).toBe(nextBusinessDay(todayIn(timezone), "UNITED STATES OF AMERICA"));
+      // the zone's midnight may fall during the request
+      expect([before, nextBusinessDay(todayIn(timezone), "UNITED STATES OF AMERICA")]).toContain(answer);
     }
   });
 });

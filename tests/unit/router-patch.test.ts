@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
 
@@ -18,6 +20,12 @@ const routes: AgnosticRouteObject[] = [
 ];
 
 describe("route matching (patched)", () => {
+  it("is the patched router the server loads", () => {
+    const loaded = readFileSync(createRequire(import.meta.url).resolve("@remix-run/router"), "utf8");
+    expect(loaded).toContain("const matchesMemo = new WeakMap();");
+    expect(loaded).toContain("const rankedBranchesCache = new WeakMap();");
+  });
+
   it("answers each path's own params, however often paths repeat", () => {
     for (let i = 0; i < 3; i++) {
       expect(matchRoutes(routes, "/consignment/12")!.at(-1)).toMatchObject({ params: { id: "12" }, pathname: "/consignment/12", route: { id: "consignment" } });
