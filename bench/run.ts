@@ -187,12 +187,15 @@ try {
   // other rows are the steady state of a running server, after 4,000 more.
   const cold = await rateShops(1000, 20);
   await rateShops(4000, 20);
+  // this machine's speed drifts by a third within minutes (it shares its host): three runs, and
+  // the one with the median p95 is the row; all three p95s are in the text
+  const rateShopRuns = [await rateShops(2000, 20), await rateShops(2000, 20), await rateShops(2000, 20)];
   const rating: Array<[string, Stats]> = [
     ["rate shop in process (engine only): 10 services, 3 lines", await inProcess(20_000, () => rate(engineInput))],
     ["rate shop in process (service: reads + engine): 10 services, 3 lines", await inProcess(300, () => rateConsignment(server.db, despatcher, ratingPayload))],
     [
-      "POST /api/carrier_selection over HTTP, 20 callers (separate process)",
-      await rateShops(2000, 20),
+      "POST /api/carrier_selection over HTTP, 20 callers (separate process): the median of three runs",
+      [...rateShopRuns].sort((a, b) => a.p95 - b.p95)[1]!,
     ],
     ["locality search in process (full AU, US, NZ data), 1,000 queries", await inProcess(1000, (i) => searchLocalities(server.db, localityQuery(i)))],
     [
@@ -387,7 +390,7 @@ try {
     "",
     ...[
       ["engine rate shop median under 1 ms", rating[0]![1].p50 < 1, `${rating[0]![1].p50.toFixed(3)} ms`],
-      ["HTTP rate shop p95 under 30 ms (20 callers)", rating[2]![1].p95 < 30, `${rating[2]![1].p95.toFixed(1)} ms`],
+      ["HTTP rate shop p95 under 30 ms (20 callers)", rating[2]![1].p95 < 30, `${rating[2]![1].p95.toFixed(1)} ms (the three runs: ${rateShopRuns.map((r) => r.p95.toFixed(1)).join(", ")} ms)`],
       ["locality search p95 under 10 ms", rating[3]![1].p95 < 10 && rating[5]![1].p95 < 10, `${rating[3]![1].p95.toFixed(2)} ms in process, ${rating[5]![1].p95.toFixed(2)} ms over HTTP for one caller`],
     ].map(([what, met, value]) => `- ${what}: ${value}, ${met ? "met" : "NOT met"}`),
     "",
