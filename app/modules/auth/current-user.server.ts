@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, sessions, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
@@ -129,27 +129,19 @@ const statements = preparedFor((db) => {
     printDeclarations: customers.printDeclarations,
   };
   const fields = { user, customer, homeCustomer: { disabled: home.disabled, options: home.options }, sites: sitesOf };
+  // the working customer (a staff user's switch) and the home customer, whose state rules access
+  const ofWorkingCustomer = eq(customers.id, workingCustomerId);
+  const ofHomeCustomer = eq(home.id, users.customerId);
+  const userWhere = (where: SQL) => db.select(fields).from(users).innerJoin(customers, ofWorkingCustomer).innerJoin(home, ofHomeCustomer).where(where);
   return {
-    byUserId: db
-      .select(fields)
-      .from(users)
-      .innerJoin(customers, eq(customers.id, workingCustomerId))
-      .innerJoin(home, eq(home.id, users.customerId))
-      .where(eq(users.id, sql.placeholder("userId")))
-      .prepare("current_user"),
-    byToken: db
-      .select(fields)
-      .from(users)
-      .innerJoin(customers, eq(customers.id, workingCustomerId))
-      .innerJoin(home, eq(home.id, users.customerId))
-      .where(eq(users.authenticationToken, sql.placeholder("token")))
-      .prepare("current_user_by_token"),
+    byUserId: userWhere(eq(users.id, sql.placeholder("userId"))).prepare("current_user"),
+    byToken: userWhere(eq(users.authenticationToken, sql.placeholder("token"))).prepare("current_user_by_token"),
     bySession: db
       .select({ ...fields, session: sessions })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .innerJoin(customers, eq(customers.id, workingCustomerId))
-      .innerJoin(home, eq(home.id, users.customerId))
+      .innerJoin(customers, ofWorkingCustomer)
+      .innerJoin(home, ofHomeCustomer)
       .where(eq(sessions.id, sql.placeholder("sessionId")))
       .prepare("current_user_by_session"),
   };
