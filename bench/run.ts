@@ -180,6 +180,7 @@ try {
   const localityUrls = Array.from({ length: 100 }, (_, i) => localityQuery(i)).map(
     (q) => `${server.url}/api/address_selection/search_locality?query=${encodeURIComponent(q.query)}&country=${encodeURIComponent(q.country)}`,
   );
+  const localitySearches = (total: number, concurrency: number) => loadFrom({ urls: localityUrls, headers: { ...headers, "accept-encoding": "identity" }, total, concurrency });
   const rateShops = (total: number, concurrency: number) =>
     loadFrom({ url: `${server.url}/api/carrier_selection`, method: "POST", headers: { ...headers, "content-type": "application/json", "accept-encoding": "identity" }, body: JSON.stringify(ratingPayload), total, concurrency });
   // A server just started runs unoptimised code until V8 has seen it often: measured here, the
@@ -200,21 +201,11 @@ try {
     ["locality search in process (full AU, US, NZ data), 1,000 queries", await inProcess(1000, (i) => searchLocalities(server.db, localityQuery(i)))],
     [
       "GET /api/address_selection/search_locality over HTTP, 20 callers (separate process)",
-      await loadFrom({
-        urls: localityUrls,
-        headers: { ...headers, "accept-encoding": "identity" },
-        total: 1000,
-        concurrency: 20,
-      }),
+      await localitySearches(1000, 20),
     ],
     [
       "GET /api/address_selection/search_locality over HTTP, 1 caller (separate process): one request's own time",
-      await loadFrom({
-        urls: localityUrls,
-        headers: { ...headers, "accept-encoding": "identity" },
-        total: 500,
-        concurrency: 1,
-      }),
+      await localitySearches(500, 1),
     ],
     [
       "POST /api/carrier_selection over HTTP, 1 caller (separate process): one request's own time",
