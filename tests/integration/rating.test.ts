@@ -1,5 +1,5 @@
 import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fuelLevies, localities, rateLanes, surchargeSets, zones } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createCarrier, createCustomer, createService, createSite, createSiteService, createUser } from "../../db/seed/factories";
@@ -16,6 +16,9 @@ let serviceId: number;
  * site, so every figure below is worked out by hand.
  */
 beforeAll(async () => {
+  // the figures below are worked by hand for a despatch on Monday 23 Nov 2026, and a despatch date
+  // may not be in the past: the app (in this process) reads the clock of that morning in Melbourne
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T22:00:00Z"), shouldAdvanceTime: true });
   server = await startTestServer();
   demo = await seedDemo(server.db);
   const db = server.db;
@@ -55,7 +58,10 @@ beforeAll(async () => {
     remoteSurcharges: [{ tier: 3, surcharge: 50, is_percentage: true }],
   });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  vi.useRealTimers();
+});
 
 const payload = (over: Record<string, unknown> = {}) => ({
   despatch_date: "2026-11-23",
