@@ -1,14 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 import { MEL_TO_BNE } from "../support/rating";
+import { todayIn } from "../../app/modules/calendar/site-time";
 
 /**
  * An admin loads zones and a rate card through the screens; /api/carrier_selection then prices a
  * consignment with them (the demo site service: markup 15 %, the simulated carrier's 11 % levy).
  */
 test("zones and a rate card imported through the screens price a consignment", async ({ page }) => {
-  // today (UTC): a despatch date may not be in the past, and the card and levy run from 2026
-  const today = new Date().toISOString().slice(0, 10);
+  // today in Melbourne (the site's): a despatch date may not be in the past; the card and levy run from 2026
+  const today = todayIn("Australia/Melbourne");
   test.setTimeout(90_000);
   await signIn(page, "admin@example.com");
 

@@ -98,6 +98,17 @@ describe("POST /api/carrier_selection", () => {
     expect(r.estimated_delivery_date).toBe("2026-11-25");
   });
 
+  it("refuses a despatch date before today at the sending site, though UTC is still on that day", async () => {
+    vi.setSystemTime(new Date("2026-11-23T20:00:00Z")); // 07:00 on Tuesday 24 Nov in Melbourne
+    try {
+      const { status, body } = await rateAs("despatcher@example.com", payload());
+      expect(status).toBe(422);
+      expect(body.errors?.despatch_date).toEqual(["Despatch date cannot be in the past"]);
+    } finally {
+      vi.setSystemTime(new Date("2026-11-22T22:00:00Z"));
+    }
+  });
+
   it("uses the card and levy in force on the despatch date", async () => {
     const { body } = await rateAs("despatcher@example.com", payload({ despatch_date: "2026-12-02" }));
     const r = hand(body.carriers);
