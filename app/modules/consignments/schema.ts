@@ -104,7 +104,7 @@ export type ItemInput = z.infer<typeof itemSchema>;
 /** A local date-time (YYYY-MM-DD HH:mm) that exists on the calendar and the clock; blank is none. */
 const dateTime = (label: string) =>
   z
-    .preprocess((v) => (v === "" ? null : v), localDateTime(label).nullable().optional())
+    .preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), localDateTime(label).nullable().optional())
     .transform((v) => v ?? null);
 
 /** Pickup information of a return or third-party pickup (spec 1 section 3 "Return info"). */
