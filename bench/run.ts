@@ -111,7 +111,8 @@ try {
   await load(50, 5, () => fetch(`${server.url}/api/users/current`, { headers }));
 
   const ratingPayload = {
-    despatch_date: "2026-11-24",
+    // tomorrow: a despatch date may not be in the past
+    despatch_date: todayIn("Australia/Melbourne", new Date(Date.now() + 86_400_000)),
     ...MEL_TO_BNE,
     items: [
       { quantity: 2, length: 40, width: 30, height: 30, weight_in_uom: 12 },

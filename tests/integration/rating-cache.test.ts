@@ -45,7 +45,8 @@ beforeAll(async () => {
 afterAll(() => test.drop());
 
 const payload = {
-  despatch_date: "2026-11-24",
+  // tomorrow: a despatch date may not be in the past (the lane runs from 2026-01-01)
+  despatch_date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
   ...MEL_TO_BNE,
   items: [{ quantity: 1, length: 10, width: 10, height: 10, weight_in_uom: 1, dangerous_goods: true }],
 };

@@ -1,8 +1,9 @@
 import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fuelLevies, localities, rateLanes, surchargeSets, zones } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createCarrier, createCustomer, createService, createSite, createSiteService, createUser } from "../../db/seed/factories";
+import { saveFuelLevy } from "../../app/modules/rating/fuel-levies.server";
 import { MEL_TO_BNE, MEL_TO_BNE_LOCALITIES } from "../support/rating";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
@@ -16,6 +17,9 @@ let serviceId: number;
  * site, so every figure below is worked out by hand.
  */
 beforeAll(async () => {
+  // the figures below are worked by hand for a despatch on Monday 23 Nov 2026, and a despatch date
+  // may not be in the past: the app (in this process) reads the clock of that morning in Melbourne
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T22:00:00Z"), shouldAdvanceTime: true });
   server = await startTestServer();
   demo = await seedDemo(server.db);
   const db = server.db;
@@ -55,7 +59,10 @@ beforeAll(async () => {
     remoteSurcharges: [{ tier: 3, surcharge: 50, is_percentage: true }],
   });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  vi.useRealTimers();
+});
 
 const payload = (over: Record<string, unknown> = {}) => ({
   despatch_date: "2026-11-23",
@@ -90,6 +97,17 @@ describe("POST /api/carrier_selection", () => {
     expect(r.total).toBe(26.62);
     // 2 business days after Monday 23 Nov 2026 in VIC
     expect(r.estimated_delivery_date).toBe("2026-11-25");
+  });
+
+  it("refuses a despatch date before today at the sending site, though UTC is still on that day", async () => {
+    vi.setSystemTime(new Date("2026-11-23T20:00:00Z")); // 07:00 on Tuesday 24 Nov in Melbourne
+    try {
+      const { status, body } = await rateAs("despatcher@example.com", payload());
+      expect(status).toBe(422);
+      expect(body.errors?.despatch_date).toEqual(["Despatch date cannot be in the past"]);
+    } finally {
+      vi.setSystemTime(new Date("2026-11-22T22:00:00Z"));
+    }
   });
 
   it("uses the card and levy in force on the despatch date", async () => {
@@ -289,15 +307,22 @@ describe("rate card import, export and delete", () => {
         "HANDCO,ROAD,R1,MEL,PERTH,10,0.5,0,15,2,250,2027-01-01", // unknown zone
         "HANDCO,NOPE,R1,MEL,BNE,10,0.5,0,15,2,250,2027-01-01", // unknown service
         "HANDCO,ROAD,R1,MEL,BNE,10,0.5,0,15,2,250,31/02/2027", // impossible date
+        "HANDCO,ROAD,R1,MEL,BNE,10,0.5,0,15,2,250,31/12/9999", // a date no card runs from
       ].join("\n"),
     );
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.file).toEqual(["Nothing was imported: 4 line(s) have errors."]);
+    expect(bad.body.errors.file).toEqual(["Nothing was imported: 5 line(s) have errors."]);
     expect(bad.body.errors["line 3"]).toEqual(["basic must be a number of at most 4 decimals, 0 or more"]);
     expect(bad.body.errors["line 4"]).toEqual(["Unknown zone PERTH for HANDCO"]);
     expect(bad.body.errors["line 5"]).toEqual(["Unknown service NOPE for HANDCO"]);
     expect(bad.body.errors["line 6"]).toEqual(["effective_from must be a date (DD/MM/YYYY or YYYY-MM-DD)"]);
+    expect(bad.body.errors["line 7"]).toEqual(["effective_from must be in the years 2000 to 2100"]);
     expect(await laneCount()).toBe(before); // the good line was not applied either
+  });
+
+  it("refuses a fuel levy from a date outside the years 2000 to 2100", async () => {
+    await expect(saveFuelLevy(server.db, { carrier_code: "HANDCO", percentage: "5", effective_from: "9999-01-01" })).rejects.toThrow("Effective from must be in the years 2000 to 2100");
+    expect((await saveFuelLevy(server.db, { carrier_code: "HANDCO", percentage: "5", effective_from: "2100-01-01" })).effective_from).toBe("2100-01-01");
   });
 
   it("imports a good file, replaces on re-import, exports in the same template and deletes by file", async () => {

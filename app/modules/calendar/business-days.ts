@@ -4,6 +4,8 @@
  * them, so no time zone can move a holiday to the next day.
  */
 import Holidays from "date-holidays";
+import { AppError } from "../../utils/errors";
+import { isRealDate, plusDays } from "./dates";
 
 export type CountryName = "AUSTRALIA" | "NEW ZEALAND" | "UNITED STATES OF AMERICA";
 const ISO: Record<CountryName, string> = { AUSTRALIA: "AU", "NEW ZEALAND": "NZ", "UNITED STATES OF AMERICA": "US" };
@@ -23,39 +25,54 @@ function publicHolidays(country: string, region: string | undefined, year: numbe
     set = new Set(
       (hd.getHolidays(year) || [])
         .filter((h) => h.type === "public")
-        .map((h) => h.date.slice(0, 10)),
+        .map((h) => h.date.slice(0, 10))
+        // date-holidays reads years 0 to 99 as 1900 to 1999 (and 0 as this year): keep only the year asked
+        .filter((d) => Number(d.slice(0, 4)) === year),
     );
     cache.set(key, set);
   }
   return set;
 }
 
-const toDate = (iso: string) => new Date(`${iso}T00:00:00Z`);
-const toIso = (d: Date) => d.toISOString().slice(0, 10);
-const plusDays = (iso: string, n: number) => {
-  const d = toDate(iso);
-  d.setUTCDate(d.getUTCDate() + n);
-  return toIso(d);
+/**
+ * The longest search for a business day. No real calendar has a run of weekends and holidays
+ * near this long, so reaching it means the calendar data is broken: an error, never a spin.
+ */
+export const MAX_SEARCH_DAYS = 366;
+
+const mustBeDate = (date: string) => {
+  if (!isRealDate(date)) throw new AppError("invalid", "Date must be a date (YYYY-MM-DD)", { date: ["Date must be a date (YYYY-MM-DD)"] });
 };
 
 export function isBusinessDay(date: string, country: string, region?: string | null): boolean {
-  const day = toDate(date).getUTCDay();
+  mustBeDate(date);
+  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
   if (day === 0 || day === 6) return false;
   return !publicHolidays(country, region ?? undefined, Number(date.slice(0, 4))).has(date);
 }
 
-/** The first business day strictly after the date. */
+/**
+ * The first business day strictly after the date. Finite: at most MAX_SEARCH_DAYS days are tried,
+ * and a date past 9999-12-31 is refused by plusDays (an AppError "invalid" either way).
+ */
 export function nextBusinessDay(date: string, country: string, region?: string | null): string {
-  let d = plusDays(date, 1);
-  while (!isBusinessDay(d, country, region)) d = plusDays(d, 1);
-  return d;
+  mustBeDate(date);
+  for (let i = 1; i <= MAX_SEARCH_DAYS; i++) {
+    const d = plusDays(date, i);
+    if (isBusinessDay(d, country, region)) return d;
+  }
+  throw new AppError("invalid", `No business day within ${MAX_SEARCH_DAYS} days after ${date}`, { date: [`No business day within ${MAX_SEARCH_DAYS} days after ${date}`] });
 }
 
 // every rate of a rate shop asks for the same few dates: answers are kept (bounded)
 const added = new Map<string, string>();
 
+/** The most business days added at once: a rate's transit days have two digits. */
+export const MAX_ADDED_DAYS = 366;
+
 /** n business days after the date; with n = 0, the date itself if it is a business day, else the next one. */
 export function addBusinessDays(date: string, n: number, country: string, region?: string | null): string {
+  if (!Number.isInteger(n) || n < 0 || n > MAX_ADDED_DAYS) throw new AppError("invalid", `Business days must be a whole number from 0 to ${MAX_ADDED_DAYS}`);
   const key = `${date}|${n}|${country}|${region ?? ""}`;
   let d = added.get(key);
   if (d === undefined) {

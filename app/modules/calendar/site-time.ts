@@ -38,3 +38,36 @@ export function userToday(user: { sites: Array<{ id: number; timezone: string | 
   const site = user.sites.find((s) => s.id === siteId) ?? user.sites.find((s) => s.id === user.defaultSiteId) ?? user.sites[0];
   return todayIn(site?.timezone ?? null, now);
 }
+
+const WALL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/;
+
+/** The wall-clock reading (YYYY-MM-DD HH:mm) of an instant in a time zone. */
+function wallClock(instant: number, timeZone: string | null): string {
+  const p = zoned(new Date(instant), timeZone, true);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+}
+
+/**
+ * Whether a local time (YYYY-MM-DD HH:mm) happens at all in the zone: 02:30 on the morning the
+ * clocks go forward never does. Tried with the zone's offset a day before and a day after, the
+ * offsets on either side of any change near it; a time that reads back under neither is skipped.
+ */
+export function localTimeExists(local: string, timeZone: string | null): boolean {
+  const m = WALL.exec(local);
+  if (!m) return false;
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+  const wanted = local.replace("T", " ");
+  return [wall - 86_400_000, wall + 86_400_000].some((probe) => {
+    const offset = Date.parse(`${wallClock(probe, timeZone).replace(" ", "T")}:00Z`) - Math.floor(probe / 60_000) * 60_000;
+    return wallClock(wall - offset, timeZone) === wanted;
+  });
+}
+
+/** Per field, the local times that do not happen at the site (clocks going forward): refused, not moved. */
+export function skippedLocalTimes(fields: Record<string, string | null | undefined>, timeZone: string | null): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (value && WALL.test(value) && !localTimeExists(value, timeZone)) errors[field] = [`${value} does not exist at the site (the clocks go forward then)`];
+  }
+  return errors;
+}

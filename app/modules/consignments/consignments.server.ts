@@ -19,7 +19,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { canEditFailedChargeAccount, canSeeConsignmentInformation, isAdmin } from "../auth/roles";
 import { forbiddenMessage } from "../auth/guard.server";
 import { findPlaces } from "../localities/localities.server";
-import { todayIn } from "../calendar/site-time";
+import { skippedLocalTimes, todayIn } from "../calendar/site-time";
 import { itemVolume, type Som } from "../rating/measure";
 import { rateConsignment } from "../rating/rating.server";
 import type { Rate, RateResponse } from "../rating/engine";
@@ -512,6 +512,11 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     if (input.despatch_date && input.despatch_date < todayIn(site.timezone, now) && input.despatch_date !== existing?.despatchDate) {
       throw new AppError("invalid", "Despatch date cannot be in the past", { despatch_date: ["Despatch date cannot be in the past"] });
     }
+    const skipped = skippedLocalTimes(
+      { pickup_at: input.pickup_at, deliver_by: input.deliver_by, deliver_at: input.deliver_at, "return_info.ready_at": input.return_info?.ready_at, "return_info.closing_at": input.return_info?.closing_at },
+      site.timezone,
+    );
+    if (Object.keys(skipped).length) throw new AppError("invalid", Object.values(skipped)[0]![0]!, skipped);
 
     const types = await tx
       .select({ id: itemTypes.id, description: itemTypes.description })

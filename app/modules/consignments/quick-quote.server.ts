@@ -9,6 +9,7 @@ import { COUNTRIES } from "../../../db/schema/rating";
 import { sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import type { RateResponse } from "../rating/engine";
+import { despatchDate } from "../calendar/dates";
 import { rateConsignment } from "../rating/rating.server";
 import { parseOrThrow } from "../../utils/validation";
 
@@ -16,7 +17,7 @@ const dim = (label: string) => z.coerce.number({ error: `${label} must be a numb
 
 export const quickQuoteSchema = z.object({
   site_code: z.string().trim().min(1, "Site is required"),
-  despatch_date: z.iso.date({ error: "Despatch date must be a date" }),
+  despatch_date: despatchDate({ message: "Despatch date must be a date" }),
   sender_postcode: z.string().trim().regex(/^\d{4,5}$/, "Postcode must be 4 or 5 digits"),
   sender_locality: z.string().trim().min(1, "Invalid sender locality"),
   sender_country: z.enum(COUNTRIES).default("AUSTRALIA"),

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { COUNTRIES } from "../../../db/schema/rating";
+import { boundedJson } from "../../utils/bounded-json";
+import { despatchDate, localDateTime } from "../calendar/dates";
 
 const trimmed = z.string().trim();
 /** optional text: blank becomes null, longer than `max` is refused */
@@ -99,22 +101,18 @@ export const itemSchema = z.object({
 });
 export type ItemInput = z.infer<typeof itemSchema>;
 
-const dateTime = z
-  .union([trimmed.regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}$/, "Must be YYYY-MM-DD HH:mm"), z.literal(""), z.null()])
-  .optional()
-  .transform((v) => (v ? v.replace("T", " ") : null));
-
-/** A pickup time: YYYY-MM-DD HH:mm, rounded up to the next quarter hour on save (spec 1 section 9). */
-const pickupTime = z
-  .union([trimmed.regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}$/, "Must be a date and time (YYYY-MM-DD HH:mm)"), z.literal(""), z.null()])
-  .optional()
-  .transform((v) => (v ? v.replace("T", " ") : null));
+/** A local date-time (YYYY-MM-DD HH:mm) that exists on the calendar and the clock; blank is none. */
+const dateTime = (label: string) =>
+  z
+    .preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), localDateTime(label).nullable().optional())
+    .transform((v) => v ?? null);
 
 /** Pickup information of a return or third-party pickup (spec 1 section 3 "Return info"). */
 export const returnInfoSchema = z
   .object({
-    ready_at: pickupTime,
-    closing_at: pickupTime,
+    // pickup times: YYYY-MM-DD HH:mm (spec 1 section 9)
+    ready_at: dateTime("Ready time"),
+    closing_at: dateTime("Closing time"),
     contact_name: optionalText(255, "Contact name"),
     // digits and spaces only; land lines must include the area code
     phone_number: z
@@ -140,8 +138,9 @@ export const consignmentInputSchema = z.object({
   site_id: z.coerce.number().int().positive().optional(),
   reference: optionalText(255, "Reference"),
   custom_reference: optionalText(4000, "Custom reference"),
+  // the past is checked at the site by the module (a saved consignment may keep a date that has passed)
   despatch_date: z
-    .union([z.iso.date({ error: "Despatch date must be a date (YYYY-MM-DD)" }), z.literal(""), z.null()])
+    .union([z.literal(""), z.null(), despatchDate({ allowPast: true })])
     .optional()
     .transform((v) => v || null),
   account_payable: z.enum(["sender", "receiver", "transfer"], { error: "Account payable must be sender, receiver or transfer" }).default("sender"),
@@ -156,10 +155,10 @@ export const consignmentInputSchema = z.object({
   service_code: optionalText(50, "Service"),
   preselected_carrier_service: optionalText(100, "Preselected carrier service"),
   preselected_service_type: optionalText(50, "Preselected service type"),
-  pickup_at: dateTime,
-  deliver_by: dateTime,
-  deliver_at: dateTime,
-  options: z.record(z.string(), z.unknown()).optional(),
+  pickup_at: dateTime("Pickup time"),
+  deliver_by: dateTime("Deliver-by time"),
+  deliver_at: dateTime("Delivery time"),
+  options: boundedJson("Options", z.record(z.string(), z.unknown())).optional(),
   /** returns and third-party pickups only */
   return_info: returnInfoSchema.nullable().optional(),
 });

@@ -3,12 +3,13 @@ import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { carriers, fuelLevies } from "../../../db/schema";
 import { AppError } from "../../utils/errors";
+import { calendarDate } from "../calendar/dates";
 import { parseOrThrow } from "../../utils/validation";
 
 const levySchema = z.object({
   carrier_code: z.string().trim().min(1, "Carrier is required"),
   percentage: z.coerce.number({ error: "Percentage must be a number" }).min(0, "Percentage must be 0 or more").max(100, "Percentage must be at most 100"),
-  effective_from: z.iso.date({ error: "Effective from must be a date" }),
+  effective_from: calendarDate("Effective from", "Effective from must be a date"),
 });
 
 /** Fuel levies of every carrier, newest first per carrier. */

@@ -1,23 +1,35 @@
 import { z } from "zod";
 import { COUNTRIES } from "../../../db/schema/rating";
+import { boundedJson, JSON_MAX_BYTES } from "../../utils/bounded-json";
+import { despatchDate } from "../calendar/dates";
 
 const num = z.coerce.number({ error: "Must be a number" }).finite("Must be a number");
 const text = z.string().trim();
 
+/**
+ * The spec's numeric limits (spec 1 section 5: quantity, length, width and height up to 4 digits,
+ * weight up to 5 characters) as values, so no price is worked out for goods no carrier takes.
+ */
+export const MAX_QUANTITY = 9999;
+export const MAX_DIMENSION = 9999;
+export const MAX_WEIGHT = 99999;
+export const MAX_ITEM_LINES = 200;
+const upTo = (max: number, label: string) => num.max(max, `${label} must be at most ${max}`);
+
 /** One item line of the rating payload (spec 1 section 7). */
 export const ratingItemSchema = z.object({
-  quantity: num.int("Must be a whole number").default(0),
+  quantity: upTo(MAX_QUANTITY, "Quantity").int("Must be a whole number").default(0),
   item_type: z.union([z.coerce.number().int(), text]).optional().nullable(),
   item_description: text.optional().nullable(),
-  item_options: z.object({ manual_handling: z.coerce.boolean().optional() }).passthrough().optional().nullable(),
-  length: num.default(0),
-  width: num.default(0),
-  height: num.default(0),
+  item_options: boundedJson("Item options", z.object({ manual_handling: z.coerce.boolean().optional() }).passthrough()).optional().nullable(),
+  length: upTo(MAX_DIMENSION, "Length").default(0),
+  width: upTo(MAX_DIMENSION, "Width").default(0),
+  height: upTo(MAX_DIMENSION, "Height").default(0),
   /** dead weight of the whole line */
-  weight_in_uom: num.default(0),
+  weight_in_uom: upTo(MAX_WEIGHT, "Weight").default(0),
   dangerous_goods: z.coerce.boolean().default(false),
-  dangerous_goods_items: z.array(z.record(z.string(), z.unknown())).optional().default([]),
-  dg_weight_in_uom: num.optional().nullable(),
+  dangerous_goods_items: boundedJson("Dangerous goods items", z.array(z.record(z.string(), z.unknown())).max(20, "At most 20 dangerous goods lines"), 4 * JSON_MAX_BYTES).optional().default([]),
+  dg_weight_in_uom: upTo(MAX_WEIGHT, "Dangerous goods weight").optional().nullable(),
   som: z.enum(["metric", "imperial"]).optional(),
 });
 
@@ -30,9 +42,9 @@ const addressType = z.enum(["business", "residential"]).default("business");
  */
 export const ratingPayloadSchema = z
   .object({
-    despatch_date: z.iso.date({ error: "Despatch date must be a date (YYYY-MM-DD)" }),
+    despatch_date: despatchDate(),
     site_code: text.min(1, "Site is required"),
-    items: z.array(ratingItemSchema).min(1, "Must have quantity"),
+    items: z.array(ratingItemSchema).min(1, "Must have quantity").max(MAX_ITEM_LINES, `At most ${MAX_ITEM_LINES} item lines`),
     return_type: z.enum(["return", "third_party"]).optional().nullable(),
     account_payable: z.enum(["sender", "receiver", "transfer"]).optional().nullable(),
     preselected_service_type: text.optional().nullable(),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { carriers, rateLanes, services, zones } from "../../../db/schema";
 import { AppError } from "../../utils/errors";
+import { MAX_YEAR, MIN_YEAR, yearWindowMessage } from "../calendar/dates";
 import { parseCsv, toCsv } from "../../utils/csv.server";
 import { RATE_CARD_COLUMNS } from "./csv-columns";
 
@@ -23,6 +24,11 @@ const dateField = z
     const iso = m ? `${m[3]}-${m[2]}-${m[1]}` : v;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(iso) || Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) || new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) !== iso) {
       ctx.addIssue({ code: "custom", message: "effective_from must be a date (DD/MM/YYYY or YYYY-MM-DD)" });
+      return z.NEVER;
+    }
+    const year = Number(iso.slice(0, 4));
+    if (year < MIN_YEAR || year > MAX_YEAR) {
+      ctx.addIssue({ code: "custom", message: yearWindowMessage("effective_from") });
       return z.NEVER;
     }
     return iso;

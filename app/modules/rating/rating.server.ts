@@ -1,6 +1,8 @@
 import type { DbOrTx } from "../../../db/client.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { addBusinessDays } from "../calendar/business-days";
+import { DESPATCH_DATE_PAST } from "../calendar/dates";
+import { todayIn } from "../calendar/site-time";
 import type { Place } from "../localities/localities.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
@@ -17,6 +19,8 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
   const p: RatingPayload = parseOrThrow(ratingPayloadSchema, raw);
   const site = user.sites.find((s) => s.code.toLowerCase() === p.site_code.toLowerCase());
   if (!site) throw new AppError("invalid", "Site is not one of yours", { site_code: ["Site is not one of yours"] });
+  // the schema refuses what is past everywhere on Earth; here the past is the sending site's
+  if (p.despatch_date < todayIn(site.timezone)) throw new AppError("invalid", DESPATCH_DATE_PAST, { despatch_date: [DESPATCH_DATE_PAST] });
 
   const sender: Place = { locality: p.sender_locality, postcode: p.sender_postcode, country: p.sender_country, sublocality: p.sender_sublocality };
   const receiver: Place = { locality: p.receiver_locality, postcode: p.receiver_postcode, country: p.receiver_country, sublocality: p.receiver_sublocality };

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { nextBusinessDay } from "~/modules/calendar/business-days";
+import { calendarDate } from "~/modules/calendar/dates";
 import { userToday } from "~/modules/calendar/site-time";
 import { COUNTRIES } from "../../../db/schema/rating";
 import { api } from "~/utils/http.server";
@@ -18,7 +19,7 @@ const query = z
       .toUpperCase()
       .regex(/^[A-Z]{2,3}$/, "Region must be a state code")
       .optional(),
-    date: z.iso.date({ error: "Date must be YYYY-MM-DD" }).optional(),
+    date: calendarDate("Date", "Date must be YYYY-MM-DD").optional(),
   })
   .refine((q) => q.country !== "AUSTRALIA" || !q.region || AU_REGIONS.includes(q.region), {
     path: ["region"],
