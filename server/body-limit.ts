@@ -41,12 +41,6 @@ export function bodyLimit(): RequestHandler {
     const upload = UPLOAD_PATHS.test(req.path);
     const limit = upload ? UPLOAD_LIMIT_BYTES : BODY_LIMIT_BYTES;
     const tooLarge = () => refuse(req, res, 413, upload ? FILE_TOO_LARGE : BODY_TOO_LARGE, upload ? { file: [FILE_TOO_LARGE] } : undefined);
-    if (Number(req.get("content-length") ?? 0) > limit) {
-      // nothing has read it and Node would drain all the declared bytes: close after answering
-      res.setHeader("Connection", "close");
-      return tooLarge();
-    }
-
     let received = 0;
     let discarded = -1;
     const discard = () => {
@@ -75,9 +69,11 @@ export function bodyLimit(): RequestHandler {
       }
       return push.call(req, chunk, encoding);
     };
-    res.once("finish", () => {
+    // before Node's own end of response, which would drain an unread body whole and uncounted
+    res.once("prefinish", () => {
       if (!req.complete) discard();
     });
+    if (Number(req.get("content-length") ?? 0) > limit) return tooLarge();
     next();
   };
 }

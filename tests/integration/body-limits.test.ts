@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAudits } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
@@ -164,6 +165,34 @@ function largestConsignment() {
   const address = { name: text(255), address_line_1: text(255), address_line_2: text(255), address_line_3: text(255), address_line_4: text(255), locality: "MELBOURNE", region: "VIC", postcode: "3000", country: "AUSTRALIA", phone: "+61 (3) 9999-9999", email: `${text(240)}@example.com`, special_instructions: text(80) };
   return { reference: text(255), custom_reference: text(4000), special_instructions: text(80), receiver_address: address, sender_address: address, items: Array.from({ length: 200 }, () => item) };
 }
+
+describe("a body the server will not read", () => {
+  it("is dropped for a while after the answer, then the connection is closed", async () => {
+    // a cross-site post is refused before its body is read; a client that keeps sending is cut
+    // off. A raw socket: Node's own client stops sending once it has the answer.
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let answer = "";
+    socket.on("data", (d: Buffer) => (answer += d.toString("latin1")));
+    socket.on("error", () => {}); // the reset that ends it
+    let closed = false;
+    const onClose = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    void onClose.then(() => (closed = true));
+    socket.write(`POST /api/consignments HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nCookie: ${despatcher.cookie}\r\nOrigin: http://evil.example\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const block = Buffer.alloc(256 * 1024, 0x61);
+    const chunk = Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from("\r\n")]);
+    let sent = 0;
+    while (sent < TOTAL && !closed) {
+      if (!socket.write(chunk)) await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), onClose]);
+      sent += block.length;
+    }
+    if (!closed) socket.end("0\r\n\r\n");
+    await onClose;
+    expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+    expect(sent).toBeLessThan(TOTAL / 2);
+  });
+});
 
 describe("the JSON limit fits every valid body", () => {
   it("takes the largest consignment the schema accepts", async () => {
