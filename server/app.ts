@@ -9,6 +9,7 @@ import helmet from "helmet";
 import type { AppServices } from "../app/services.server";
 import { bodyLimit } from "./body-limit";
 import { REFUSED } from "./refuse";
+import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
 
 /** Sign-in and password routes (and their single-fetch `.data` twins) share one rate limit per client. */
 export const SIGN_IN_PATHS = /^\/(login|forgot_password|reset_password|users\/(sign_in|forgot_password|edit))(\.data)?\/?$/i;
@@ -105,6 +106,8 @@ export function createApp(options: AppOptions) {
     req.headers["x-client-ip"] = req.ip ?? "";
     next();
   });
+  app.use(sameOriginOnly(options.appUrl));
+  app.use(jsonBodiesOnly());
   app.all(
     "*",
     createRequestHandler({
