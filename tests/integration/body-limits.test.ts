@@ -219,6 +219,10 @@ describe("TRUST_PROXY", () => {
     expect(await auditedIp(server.url, "203.0.113.7")).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
   });
 
+  it("refuses to start with a value Express cannot read", async () => {
+    await expect(serveApp(server.services, { trustProxy: "10.0.0.0/99" })).rejects.toThrow(/TRUST_PROXY/);
+  });
+
   it("set to loopback: the address a loopback proxy forwards is recorded", async () => {
     const proxied = await serveApp(server.services, { trustProxy: "loopback" });
     try {
