@@ -39,6 +39,8 @@ const app = createApp({
   rateLimit: { limit: config.SIGNIN_RATE_LIMIT, windowMs: config.SIGNIN_RATE_WINDOW_MS },
   production: config.NODE_ENV === "production",
   root,
+  appUrl: config.APP_URL,
+  trustProxy: config.TRUST_PROXY,
 });
 
 const server = app.listen(config.PORT, () => {

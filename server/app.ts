@@ -3,10 +3,13 @@ import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
-import express, { type Request, type Response } from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import type { AppServices } from "../app/services.server";
+import { bodyLimit } from "./body-limit";
+import { REFUSED } from "./refuse";
+import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
 
 /** Sign-in and password routes (and their single-fetch `.data` twins) share one rate limit per client. */
 export const SIGN_IN_PATHS = /^\/(login|forgot_password|reset_password|users\/(sign_in|forgot_password|edit))(\.data)?\/?$/i;
@@ -63,16 +66,34 @@ export interface AppOptions {
   rateLimit: { limit: number; windowMs: number };
   production: boolean;
   root: string;
+  /** APP_URL: when set, the only origin state-changing requests may come from */
+  appUrl?: string;
+  /** TRUST_PROXY, as Express's "trust proxy" takes it; unset trusts no proxy */
+  trustProxy?: string;
+}
+
+/** TRUST_PROXY's text as Express's "trust proxy" value: unset or "false" none, "true" all, digits a hop count, else addresses. */
+export function trustProxySetting(raw: string | undefined): boolean | number | string {
+  const value = raw?.trim() ?? "";
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 export function createApp(options: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  try {
+    app.set("trust proxy", trustProxySetting(options.trustProxy));
+  } catch (e) {
+    throw new Error(`Invalid configuration: TRUST_PROXY: ${(e as Error).message}`);
+  }
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
     next();
   });
+  // before anything can answer or read: every body is counted from its first byte
+  app.use(bodyLimit());
   app.use(contentSecurityPolicy());
   app.use(compression());
   app.use(signInRateLimiter(options.rateLimit));
@@ -85,6 +106,8 @@ export function createApp(options: AppOptions) {
     req.headers["x-client-ip"] = req.ip ?? "";
     next();
   });
+  app.use(sameOriginOnly(options.appUrl));
+  app.use(jsonBodiesOnly());
   app.all(
     "*",
     createRequestHandler({
@@ -93,5 +116,10 @@ export function createApp(options: AppOptions) {
       getLoadContext: (_req, res) => ({ ...options.services, cspNonce: res.locals.cspNonce as string }),
     }),
   );
+  // the app's answer to a body cut off at the limit fails (the 413 went first): nothing to report
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.locals[REFUSED]) return;
+    next(error);
+  });
   return app;
 }

@@ -18,6 +18,12 @@ const schema = z.object({
   /** sign-in and password attempts allowed per client address in SIGNIN_RATE_WINDOW_MS */
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   SIGNIN_RATE_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  /**
+   * Which proxies' X-Forwarded-For/-Proto/-Host to believe, as Express's "trust proxy" takes it:
+   * "loopback", a hop count ("1"), addresses or subnets separated by commas, "true". Unset: none,
+   * so a caller cannot choose the address the sign-in limit and audit record.
+   */
+  TRUST_PROXY: z.string().optional(),
   SAML_ENTRY_POINT: z.string().url().optional(),
   SAML_ISSUER: z.string().optional(),
   SAML_IDP_CERT: z.string().optional(),

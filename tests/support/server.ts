@@ -22,11 +22,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The app's sign-in limit (default: none to speak of), APP_URL and TRUST_PROXY. */
+type ServeOptions = { rateLimit?: number } & Pick<AppOptions, "appUrl" | "trustProxy">;
+
 /**
  * The real app (Express, CSP, rate limit, Remix build, modules) on a random local port, over a
  * fresh database. Needs `npm run build` first (the test command does it).
  */
-export async function startTestServer(options: { rateLimit?: number; work?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: { rateLimit?: number; work?: boolean } & ServeOptions = {}): Promise<TestServer> {
   const test = await createTestDatabase();
   const { database } = test;
   const mailer = createMailer(database.db, { from: "test@freightdesk.local" });
@@ -59,11 +62,19 @@ export async function startTestServer(options: { rateLimit?: number; work?: bool
  * The app over services of one's choosing on a random local port: a second app over a test
  * server's database, say, with a renderer that cannot start.
  */
-export async function serveApp(services: AppOptions["services"], options: { rateLimit?: number } = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveApp(services: AppOptions["services"], options: ServeOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
   const buildPath = path.join(root, "build/index.js");
   if (!existsSync(buildPath)) throw new Error("No Remix build: run `npm run build` before the integration tests.");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-  const app = createApp({ build, services, rateLimit: { limit: options.rateLimit ?? 10_000, windowMs: 60_000 }, production: true, root });
+  const app = createApp({
+    build,
+    services,
+    rateLimit: { limit: options.rateLimit ?? 10_000, windowMs: 60_000 },
+    production: true,
+    root,
+    appUrl: options.appUrl,
+    trustProxy: options.trustProxy,
+  });
   const server = app.listen(0);
   await new Promise<void>((resolve) => server.once("listening", resolve));
   return {

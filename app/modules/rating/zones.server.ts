@@ -45,8 +45,8 @@ interface ImportState {
   finished?: boolean;
 }
 
-/** Zone saving and import are for admin, super_admin and devs (spec 2 section 5). */
-function assertMaySave(user: CurrentUser) {
+/** Zone saving and import are for admin, super_admin and devs (spec 2 section 5); routes ask before reading an upload. */
+export function assertMaySave(user: CurrentUser) {
   if (!canSaveZones(user)) throw new AppError("forbidden", PRIVILEGE_MESSAGE);
 }
 

@@ -5,7 +5,7 @@ import { ScopeFields } from "~/components/ScopeFields";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { canSaveZones } from "~/modules/auth/roles";
 import { referenceLists } from "~/modules/rating/lookups.server";
-import { exportZones, importZones, listZones, saveZones } from "~/modules/rating/zones.server";
+import { PRIVILEGE_MESSAGE, exportZones, importZones, listZones, saveZones } from "~/modules/rating/zones.server";
 import { AppError } from "~/utils/errors";
 import { MAX_UPLOAD_BYTES } from "~/utils/csv.server";
 
@@ -40,6 +40,10 @@ type ImportResult = Awaited<ReturnType<typeof importZones>>;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireStaff(context, request);
+  // a file (the import form) from customer service is refused before it is read: only savers import
+  if (request.headers.get("content-type")?.includes("multipart/form-data") && !canSaveZones(user)) {
+    return data({ error: PRIVILEGE_MESSAGE, result: null as ImportResult | null }, { status: 403 });
+  }
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
     return data({ error: "The file is larger than 10 MB.", result: null as ImportResult | null }, { status: 422 });
   }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
-import { startZoneImport } from "~/modules/rating/zones.server";
+import { assertMaySave, startZoneImport } from "~/modules/rating/zones.server";
 import { readCsvUpload } from "~/utils/csv.server";
 import { api, assertMethod, methodNotAllowed } from "~/utils/http.server";
 
@@ -9,6 +9,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return api(async () => {
     assertMethod(request, "POST");
     const { user } = await requireApiUser(context, request);
+    // refused before a byte of the file is read
+    assertMaySave(user);
     const { text, fields } = await readCsvUpload(request);
     return startZoneImport(context.db, user, fields, text);
   });

@@ -1,0 +1,79 @@
+import type { Request, RequestHandler } from "express";
+import { MAX_UPLOAD_BYTES } from "../app/utils/csv.server";
+import { refuse } from "./refuse";
+
+/**
+ * JSON and form bodies. The largest valid one is a consignment of 200 items with 20 dangerous
+ * goods lines each, every text at its maximum: 2.8 MB of JSON (a test builds it and posts it); a real
+ * one with 200 items is about 100 kB.
+ */
+export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/** A 10 MB file (the stated limit, checked exactly by the upload reader) plus its multipart framing and fields. */
+export const UPLOAD_LIMIT_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+export const FILE_TOO_LARGE = "The file is larger than 10 MB.";
+export const BODY_TOO_LARGE = `The request is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`;
+
+/** The CSV import calls and screens (and the screens' single-fetch `.data` twins). */
+export const UPLOAD_PATHS = /^\/(api\/(zones|localities|dangerous_goods_types|rate_editor)\/import|zones|zones\/localities|zones\/dangerous_goods|rate_editor)(\.data)?\/?$/i;
+
+export function hasBody(req: Request): boolean {
+  return Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+}
+
+/**
+ * After an answer that leaves a body unread, at most this much more is read (and dropped) so that
+ * the client, still sending, gets the answer before the connection closes: closing a socket with
+ * unread bytes resets it, and a reset can swallow the answer.
+ */
+const DISCARD_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Counts a request's body bytes as they arrive, chunked or not, before anything parses them, and
+ * answers 413 once they pass the path's limit (a declared Content-Length over it at once). The
+ * count sits in the request's own `push`, where Node's HTTP parser hands over each body chunk, so
+ * it holds whoever reads the stream (Remix's adapter does). Past the limit the reader's body fails
+ * (never a short body: a cut-off form still parses) and the rest is dropped, as is the rest of a
+ * body the app answered without reading (a 401 to a signed-out upload), up to a bound after which
+ * the connection is closed.
+ */
+export function bodyLimit(): RequestHandler {
+  return (req, res, next) => {
+    const upload = UPLOAD_PATHS.test(req.path);
+    const limit = upload ? UPLOAD_LIMIT_BYTES : BODY_LIMIT_BYTES;
+    const tooLarge = () => refuse(req, res, 413, upload ? FILE_TOO_LARGE : BODY_TOO_LARGE, upload ? { file: [FILE_TOO_LARGE] } : undefined);
+    let received = 0;
+    let discarded = -1;
+    const discard = () => {
+      if (discarded >= 0) return;
+      discarded = 0;
+      req.resume(); // the parser may have stopped reading the socket: start again, to drop
+    };
+    const push = req.push;
+    req.push = function countedPush(chunk: unknown, encoding?: BufferEncoding) {
+      if (discarded >= 0) {
+        if (chunk == null) return push.call(req, null); // the whole body came: the connection may carry on
+        discarded += (chunk as Buffer).length;
+        if (discarded > DISCARD_AFTER_ANSWER_BYTES) req.socket.destroy();
+        return true;
+      }
+      if (chunk != null) {
+        received += (chunk as Buffer).length;
+        if (received > limit) {
+          discard();
+          if (res.headersSent) res.destroy();
+          else tooLarge();
+          // Remix's adapter listens for the request's errors: its body read fails
+          if (req.listenerCount("error")) req.emit("error", new Error(`Request body over ${limit} bytes: refused with 413`));
+          return true;
+        }
+      }
+      return push.call(req, chunk, encoding);
+    };
+    // before Node's own end of response, which would drain an unread body whole and uncounted
+    res.once("prefinish", () => {
+      if (!req.complete) discard();
+    });
+    if (Number(req.get("content-length") ?? 0) > limit) return tooLarge();
+    next();
+  };
+}
