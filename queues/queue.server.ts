@@ -11,6 +11,7 @@ import {
   HEARTBEAT_SECONDS,
   JOB_STOPPED,
   MAX_RUNS,
+  STALE_AFTER_SECONDS,
   staleJobs,
   SWEEP_SECONDS,
   updateJobRow,
@@ -97,7 +98,9 @@ export async function runJob(
   const id = jobId ?? (await createJobRow(db, { name, payload: rest })).id;
   const claimed = await claimJob(db, id, workerId, definition.startMessage ?? null, options);
   if (!claimed) return "skipped";
-  const timer = setInterval(() => void heartbeat(db, id, workerId).catch(() => {}), HEARTBEAT_SECONDS * 1000);
+  // well inside the staleness a sweeper judges by, so a live run is never taken for a dead one
+  const every = Math.min(HEARTBEAT_SECONDS, (options.staleAfterSeconds ?? STALE_AFTER_SECONDS) / 4);
+  const timer = setInterval(() => void heartbeat(db, id, workerId).catch(() => {}), every * 1000);
   let payload: unknown;
   try {
     payload = definition.payload.parse(rest);
@@ -223,7 +226,7 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
       working = true;
       for (const name of Object.keys(JOBS) as JobName[]) {
         await boss.work(name, { pollingIntervalSeconds: 1 }, async ([job]) => {
-          await runJob(deps, name, job!.data as Record<string, unknown>, { workerId });
+          await runJob(deps, name, job!.data as Record<string, unknown>, { workerId, staleAfterSeconds: options.staleAfterSeconds });
         });
       }
       for (const [name, definition] of Object.entries(JOBS)) {
