@@ -245,7 +245,8 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
 
     async stop() {
       if (sweeper) clearInterval(sweeper);
-      await sweeping;
+      // a job the sweep resumed may run long: waited for as pg-boss waits for its own, then left to the next worker
+      await Promise.race([sweeping, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };

@@ -246,7 +246,7 @@ describe("despatch", () => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)("a despatch racing a delete of the same consignments (issue 12 finding 4)", () => {
+describe.skipIf(!process.env.DATABASE_URL)("state changes racing on the same consignments (issue 12 finding 4)", () => {
   /** Waits until `n` statements of this database wait for a lock (a guard against hanging, not a timing). */
   async function lockWaiters(n: number) {
     for (let i = 0; i < 200; i++) {
@@ -260,22 +260,53 @@ describe.skipIf(!process.env.DATABASE_URL)("a despatch racing a delete of the sa
     throw new Error(`never ${n} lock waiters`);
   }
 
+  /** Another connection holding `ids` locked until `release` is called, so requests queue up behind it. */
+  async function holdRows(ids: number[]) {
+    const blocker = postgres(server.test.database.url!, { max: 1, onnotice: () => {} });
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    const blocking = blocker.begin(async (tx) => {
+      await tx`select id from consignments where id in ${tx(ids)} order by id for update`;
+      held();
+      await released;
+    });
+    await holding;
+    return async () => {
+      release();
+      await blocking;
+      await blocker.end();
+    };
+  }
+
+  it("two redespatches of one manifest from two of its consignments: one sends it, the other is refused, no deadlock", async () => {
+    await simulate({ fail_despatch: true });
+    try {
+      const ids = [(await create(despatcher, "MEL", "SIMEX", "ONT")).id as number, (await create(despatcher, "MEL", "SIMEX", "ONT")).id as number];
+      const res = await despatcher.json<Json>("/api/consignments/despatch_all", { method: "PUT", json: { ids } });
+      expect((await work(res.body.job_id)).status).toBe("failed");
+      const release = await holdRows(ids);
+      // each starts from a different consignment of the manifest
+      const second = despatcher.json<Json>(`/api/consignments/${ids[1]}`, { method: "PUT", json: { redespatch: true } });
+      await lockWaiters(1);
+      const first = despatcher.json<Json>(`/api/consignments/${ids[0]}`, { method: "PUT", json: { redespatch: true } });
+      await lockWaiters(2);
+      await release();
+      const answers = await Promise.all([second, first]);
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 409]);
+      expect((await rowsOf(ids)).map((r) => r.state)).toEqual(["despatching", "despatching"]);
+    } finally {
+      await simulate({ fail_despatch: false });
+    }
+  });
+
   for (const first of ["despatch", "delete"] as const) {
     it(`${first} first: one wins for every consignment, the other is refused, and no state is left twice`, async () => {
       const ids: number[] = [];
       for (let i = 0; i < 5; i++) ids.push((await create(despatcher, "MEL", "NORTHLINE", "GEN")).id as number);
       // another connection holds the rows, so both requests are in flight together, `first` queued first
-      const blocker = postgres(server.test.database.url!, { max: 1, onnotice: () => {} });
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      let held!: () => void;
-      const holding = new Promise<void>((r) => (held = r));
-      const blocking = blocker.begin(async (tx) => {
-        await tx`select id from consignments where id in ${tx(ids)} order by id for update`;
-        held();
-        await released;
-      });
-      await holding;
+      const release = await holdRows(ids);
       const call = {
         despatch: () => despatcher.json<Json>("/api/consignments/despatch_all", { method: "PUT", json: { ids } }),
         delete: () => despatcher.json<Json>(`/api/consignments/destroy_all?ids=${ids.join(",")}`, { method: "POST" }),
@@ -285,9 +316,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a despatch racing a delete of the sa
       await lockWaiters(1);
       const b = call[second]();
       await lockWaiters(2);
-      release();
-      await blocking;
-      await blocker.end();
+      await release();
       const [ra, rb] = await Promise.all([a, b]);
       // whichever was queued first wins: the other finds them no longer in the state it starts from
       expect({ [first]: ra.status, [second]: rb.status }).toEqual({ [first]: 200, [second]: 409 });

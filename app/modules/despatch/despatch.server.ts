@@ -8,7 +8,7 @@
  * one transaction that starts by locking its consignments and re-reading their state, so a job
  * run twice, or two runs at once, despatch each consignment once: the second finds nothing left.
  */
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignmentChanges, consignments, manifests } from "../../../db/schema";
@@ -51,15 +51,15 @@ const idsSchema = z.object({
     ),
 });
 
-/** The user's consignments among `ids`, locked for the request's transaction. */
-async function lockScoped(tx: DbOrTx, user: CurrentUser, ids: number[]) {
+/** The user's consignments among `ids`, locked (in id order) for the request's transaction unless `lock` is false. */
+async function lockScoped(tx: DbOrTx, user: CurrentUser, ids: number[], lock = true) {
   if (!user.siteIds.length) return [];
-  return tx
+  const query = tx
     .select()
     .from(consignments)
     .where(and(inArray(consignments.id, ids), eq(consignments.customerId, user.customer.id), inArray(consignments.siteId, user.siteIds)))
-    .orderBy(asc(consignments.id))
-    .for("update");
+    .orderBy(asc(consignments.id));
+  return lock ? query.for("update") : query;
 }
 
 async function writeStateChanges(tx: DbOrTx, rows: { id: number; version: number; from: string; to: string }[], userId: number | null) {
@@ -109,16 +109,24 @@ export async function requestDespatch(db: DbOrTx, queue: JobQueue, user: Current
  * goes with it. Answers the job.
  */
 export async function requestRedespatch(db: DbOrTx, queue: JobQueue, user: CurrentUser, id: number): Promise<{ job_id: string }> {
+  const refuse = () => new AppError("conflict", NOT_REDESPATCHABLE, { base: [NOT_REDESPATCHABLE] });
   return db.transaction(async (tx) => {
-    const [row] = await lockScoped(tx, user, [id]);
-    if (!row) throw notFound("Consignment");
-    if (!isFailed(row.state) || !row.manifestId) throw new AppError("conflict", NOT_REDESPATCHABLE, { base: [NOT_REDESPATCHABLE] });
-    const rows = await tx
+    // the manifest is read unlocked, then the consignment and its manifest's are locked together
+    // in id order, as every state change locks them: two redespatches of one manifest from two of
+    // its consignments wait for each other instead of deadlocking
+    const [probe] = await lockScoped(tx, user, [id], false);
+    if (!probe) throw notFound("Consignment");
+    if (!probe.manifestId) throw refuse();
+    const manifestId = probe.manifestId;
+    const locked = await tx
       .select()
       .from(consignments)
-      .where(and(eq(consignments.manifestId, row.manifestId), eq(consignments.customerId, user.customer.id), inArray(consignments.state, ["despatch_failure", "permanently_failed"])))
+      .where(and(eq(consignments.customerId, user.customer.id), or(eq(consignments.id, id), eq(consignments.manifestId, manifestId))))
       .orderBy(asc(consignments.id))
       .for("update");
+    const row = locked.find((r) => r.id === id)!;
+    if (!isFailed(row.state) || row.manifestId !== manifestId) throw refuse();
+    const rows = locked.filter((r) => r.manifestId === manifestId && (r.state === "despatch_failure" || r.state === "permanently_failed"));
     await markDespatching(tx, rows, "redespatch", user.id);
     const { jobId } = await queue.enqueue(
       "consignments.redespatch",
