@@ -1,10 +1,11 @@
 import { z } from "zod";
-import type { Db } from "../db/client.server";
+import type { Db, DbOrTx } from "../db/client.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
 import type { Renderer } from "../app/modules/printing/renderer.server";
 import { runCleanup, type CleanupResult } from "../app/modules/auth/cleanup.server";
 import { despatchOutcome, despatchPayload, DESPATCHING, runDespatch, type DespatchResult } from "../app/modules/despatch/despatch.server";
 import { emailReturnDocuments } from "../app/modules/despatch/return-email.server";
+import { releaseDespatch } from "../app/modules/despatch/recovery.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
 
@@ -18,13 +19,20 @@ interface JobDefinition<P extends z.ZodType, R> {
   /** pg-boss cron expression for a recurring run */
   cron?: string;
   run(services: { db: Db; mailer: Mailer; renderer: Renderer }, payload: z.infer<P>, progress: Progress): Promise<R>;
+  /**
+   * Called, in the transaction that ends the job failed, when a run threw or its worker died and
+   * it is not run again: puts what the job left half done where staff can act on it. Its errors
+   * follow the job's own.
+   */
+  release?(tx: DbOrTx, payload: z.infer<P>): Promise<{ errors: string[]; info: object }>;
 }
 
 const define = <P extends z.ZodType, R>(d: JobDefinition<P, R>) => d;
 
 /**
  * Every background job: a zod payload, and a call into a module service that does the work.
- * Each must be idempotent: pg-boss may deliver a job twice.
+ * Each must be idempotent: pg-boss may deliver a job twice, and a job whose worker died is run
+ * again from the start by another (docs/decisions/008).
  */
 export const JOBS = {
   "maintenance.cleanup": define({
@@ -46,6 +54,7 @@ export const JOBS = {
       if (payload.sendEmail) for (const id of result.despatched) await emailReturnDocuments({ db, mailer, renderer }, payload.userId, id);
       return result;
     },
+    release: releaseDespatch,
   }),
   "consignments.redespatch": define({
     payload: despatchPayload,
@@ -53,6 +62,7 @@ export const JOBS = {
     doneMessage: (r: DespatchResult) => despatchOutcome(r, true).message,
     errorsOf: (r: DespatchResult) => despatchOutcome(r, true).errors,
     run: ({ db }, payload, progress) => runDespatch(db, payload, progress),
+    release: releaseDespatch,
   }),
 };
 

@@ -1,8 +1,23 @@
 import PgBoss from "pg-boss";
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { sql, type SQL } from "drizzle-orm";
 import type { Database, DbOrTx, SqlExecutor } from "../db/client.server";
-import { jobs } from "../db/schema";
-import { createJobRow, updateJobRow } from "../app/modules/jobs/jobs.server";
+import {
+  claimJob,
+  createJobRow,
+  giveUpJob,
+  heartbeat,
+  HEARTBEAT_SECONDS,
+  JOB_STOPPED,
+  MAX_RUNS,
+  STALE_AFTER_SECONDS,
+  staleJobs,
+  SWEEP_SECONDS,
+  updateJobRow,
+  type JobRow,
+  type Staleness,
+} from "../app/modules/jobs/jobs.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
 import type { Renderer } from "../app/modules/printing/renderer.server";
 import { JOBS, type JobName, type JobPayload } from "./definitions";
@@ -14,6 +29,8 @@ export interface EnqueueOptions {
   customerId?: number | null;
   /** a key for "at most one such job queued at a time" */
   singletonKey?: string;
+  /** the sites the job's subject belongs to: only users who see all of them read its status */
+  siteIds?: number[];
 }
 
 export interface JobQueue {
@@ -57,44 +74,121 @@ export interface QueueDeps {
   renderer: Renderer;
 }
 
+/** A name for this worker process in job rows: whose heartbeat a job carries. */
+export const newWorkerId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
- * Runs one delivery of a job. The job row is claimed first (queued or failed -> working in one
- * statement), so a second or concurrent delivery of the same job does nothing and the first
- * result stands.
+ * Runs one delivery of a job. The job row is claimed first (queued, or working with a dead worker
+ * and runs left, in one statement), so a second or concurrent delivery of the same job does
+ * nothing and the first result stands. While it runs, the row's heartbeat is renewed; a run that
+ * throws ends the job failed with its work released (no delivery runs it again).
  */
-export async function runJob(deps: QueueDeps, name: JobName, data: Record<string, unknown>): Promise<"ran" | "skipped"> {
+export async function runJob(
+  deps: QueueDeps,
+  name: JobName,
+  data: Record<string, unknown>,
+  options: { workerId?: string } & Staleness = {},
+): Promise<"ran" | "skipped"> {
   const { db } = deps.database;
   const definition = JOBS[name];
   const { jobId, ...rest } = data as { jobId?: string };
-  const id = jobId ?? (await createJobRow(db, { name })).id;
-  const [claimed] = await db
-    .update(jobs)
-    .set({ status: "working", message: definition.startMessage ?? null, updatedAt: new Date() })
-    .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "failed"])))
-    .returning({ id: jobs.id });
+  const workerId = options.workerId ?? newWorkerId();
+  const id = jobId ?? (await createJobRow(db, { name, payload: rest })).id;
+  const claimed = await claimJob(db, id, workerId, definition.startMessage ?? null, options);
   if (!claimed) return "skipped";
+  // well inside the staleness a sweeper judges by, so a live run is never taken for a dead one
+  const every = Math.min(HEARTBEAT_SECONDS, (options.staleAfterSeconds ?? STALE_AFTER_SECONDS) / 4);
+  const timer = setInterval(() => void heartbeat(db, id, workerId).catch(() => {}), every * 1000);
+  let payload: unknown;
   try {
-    const payload = definition.payload.parse(rest);
-    const info = await definition.run({ db, mailer: deps.mailer, renderer: deps.renderer }, payload as never, (pct, message) =>
-      updateJobRow(db, id, { pctComplete: Math.round(pct), message }),
-    );
-    const errors = definition.errorsOf?.(info as never) ?? [];
-    await updateJobRow(db, id, {
-      status: errors.length ? "failed" : "complete",
-      pctComplete: 100,
-      message: definition.doneMessage(info as never),
-      errors,
-      info: info as unknown as Record<string, unknown>,
+    payload = definition.payload.parse(rest);
+    const info = await definition.run({ db, mailer: deps.mailer, renderer: deps.renderer }, payload as never, async (pct, message) => {
+      await updateJobRow(db, id, { pctComplete: Math.round(pct), message }, workerId);
     });
+    const errors = definition.errorsOf?.(info as never) ?? [];
+    await updateJobRow(
+      db,
+      id,
+      { status: errors.length ? "failed" : "complete", pctComplete: 100, message: definition.doneMessage(info as never), errors, info: info as unknown as Record<string, unknown> },
+      workerId,
+    );
     return "ran";
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await updateJobRow(db, id, { status: "failed", message, errors: [message] });
+    const message = errorText(error);
+    // if this fails too, the job stays working, falls silent and the sweeper takes it
+    await db.transaction(async (tx) => {
+      if (!(await updateJobRow(tx, id, { status: "failed", message, errors: [message] }, workerId))) return;
+      if (payload === undefined || !definition.release) return;
+      const released = await definition.release(tx, payload as never);
+      await updateJobRow(tx, id, { errors: [message, ...released.errors], info: released.info as Record<string, unknown> });
+    });
     throw error;
+  } finally {
+    clearInterval(timer);
   }
 }
 
-export async function createQueue(deps: QueueDeps): Promise<JobQueue> {
+/** What the job was asked: its row's payload, or (rows from before payloads were kept) pg-boss's copy. */
+async function payloadOf(db: DbOrTx, job: JobRow): Promise<Record<string, unknown>> {
+  if (Object.keys(job.payload).length) return job.payload;
+  const raw = (await db.execute(sql`select data from pgboss.job where data->>'jobId' = ${job.id} limit 1`)) as unknown as { rows?: { data: Record<string, unknown> }[] } | { data: Record<string, unknown> }[];
+  const [row] = Array.isArray(raw) ? raw : (raw.rows ?? []);
+  const { jobId: _, ...data } = (row?.data ?? {}) as Record<string, unknown>;
+  return data;
+}
+
+/**
+ * The sweeper (docs/decisions/008): every working job whose worker has been silent for
+ * STALE_AFTER_SECONDS is run again here when it has runs left, else given up: ended failed, in
+ * one transaction with the release of what it left half done. Every worker sweeps; the claim
+ * (one statement) decides between two sweepers. `now` is the clock the staleness is judged by.
+ */
+export async function sweepStaleJobs(deps: QueueDeps, options: { workerId: string } & Staleness): Promise<{ resumed: string[]; givenUp: string[] }> {
+  const { db } = deps.database;
+  const resumed: string[] = [];
+  const givenUp: string[] = [];
+  const runs: Promise<unknown>[] = [];
+  for (const job of await staleJobs(db, options)) {
+    const name = job.name as JobName;
+    const definition = JOBS[name] as (typeof JOBS)[JobName] | undefined;
+    const data = await payloadOf(db, job);
+    if (definition && job.attempts < MAX_RUNS) {
+      runs.push(
+        runJob(deps, name, { ...data, jobId: job.id }, options).then(
+          (r) => void (r === "ran" && resumed.push(job.id)),
+          // it ran and threw: runJob has ended it failed and released its work
+          (e: unknown) => {
+            resumed.push(job.id);
+            console.error("[queue] resumed job failed", job.id, errorText(e));
+          },
+        ),
+      );
+      continue;
+    }
+    const payload = definition?.payload.safeParse(data);
+    const gaveUp = await db.transaction(async (tx) => {
+      if (!(await giveUpJob(tx, job.id, options.workerId, options))) return false;
+      if (definition?.release && payload?.success) {
+        const released = await definition.release(tx, payload.data as never);
+        await updateJobRow(tx, job.id, { errors: [JOB_STOPPED, ...released.errors], info: released.info as Record<string, unknown> });
+      }
+      return true;
+    });
+    if (gaveUp) givenUp.push(job.id);
+  }
+  await Promise.all(runs);
+  return { resumed, givenUp };
+}
+
+/** How often this worker sweeps, and after how long a silent job is taken over (docs/decisions/008). */
+export interface SweepOptions {
+  sweepSeconds?: number;
+  staleAfterSeconds?: number;
+}
+
+export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): Promise<JobQueue> {
   const { database } = deps;
   const boss =
     database.kind === "postgres"
@@ -106,6 +200,9 @@ export async function createQueue(deps: QueueDeps): Promise<JobQueue> {
     await boss.createQueue(name);
   }
   let working = false;
+  const workerId = newWorkerId();
+  let sweeper: NodeJS.Timeout | null = null;
+  let sweeping: Promise<unknown> | null = null;
 
   return {
     async enqueue(name, payload, options = {}) {
@@ -117,6 +214,8 @@ export async function createQueue(deps: QueueDeps): Promise<JobQueue> {
         userId: options.userId ?? null,
         customerId: options.customerId ?? null,
         singletonKey: options.singletonKey,
+        siteIds: options.siteIds ?? null,
+        payload: data as Record<string, unknown>,
       });
       await boss.send(name, { ...data, jobId: row.id }, options.tx ? { db: executorFor(options.tx) } : {});
       return { jobId: row.id };
@@ -127,15 +226,27 @@ export async function createQueue(deps: QueueDeps): Promise<JobQueue> {
       working = true;
       for (const name of Object.keys(JOBS) as JobName[]) {
         await boss.work(name, { pollingIntervalSeconds: 1 }, async ([job]) => {
-          await runJob(deps, name, job!.data as Record<string, unknown>);
+          await runJob(deps, name, job!.data as Record<string, unknown>, { workerId, staleAfterSeconds: options.staleAfterSeconds });
         });
       }
       for (const [name, definition] of Object.entries(JOBS)) {
         if (definition.cron) await boss.schedule(name, definition.cron, {});
       }
+      // at start (what a worker that died before this one left) and then every SWEEP_SECONDS;
+      // one sweep at a time in this process
+      const sweep = () => {
+        sweeping ??= sweepStaleJobs(deps, { workerId, staleAfterSeconds: options.staleAfterSeconds })
+          .catch((e: unknown) => console.error("[queue] sweep failed", errorText(e)))
+          .finally(() => (sweeping = null));
+      };
+      sweep();
+      sweeper = setInterval(sweep, (options.sweepSeconds ?? SWEEP_SECONDS) * 1000);
     },
 
     async stop() {
+      if (sweeper) clearInterval(sweeper);
+      // a job the sweep resumed may run long: waited for as pg-boss waits for its own, then left to the next worker
+      await Promise.race([sweeping, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };

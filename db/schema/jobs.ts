@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { customers } from "./tenancy";
 import { users } from "./users";
@@ -20,12 +21,23 @@ export const jobs = pgTable(
     info: jsonb("info").$type<Record<string, unknown>>().notNull().default({}),
     /** a caller-chosen key: enqueueing the same key twice returns the first job */
     singletonKey: text("singleton_key"),
+    /** what the job was asked to do, so another worker can resume it (docs/decisions/008) */
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    /** the sites the job's subject belongs to (a despatch: its consignments'); null for customer-wide jobs */
+    siteIds: integer("site_ids").array(),
+    /** the worker process running it, and when it last said it was alive (docs/decisions/008) */
+    workerId: text("worker_id"),
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+    /** how many runs have started: a job whose runs keep dying is given up after a bound */
+    attempts: integer("attempts").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     // a user's recent jobs
     index("jobs_user_idx").on(t.userId, t.createdAt),
+    // the sweeper's search for working jobs whose worker stopped
+    index("jobs_working_heartbeat_idx").on(t.heartbeatAt).where(sql`status = 'working'`),
   ],
 );
 

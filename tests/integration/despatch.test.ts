@@ -1,20 +1,15 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carrierAccounts, carriers, consignmentChanges, consignments, itemTypes, jobs, mailMessages, manifests } from "../../db/schema";
-import { seedDemo } from "../../db/seed/demo";
-import { loadLocalities } from "../../db/seed/localities";
-import { seedRatingDemo } from "../../db/seed/rating-demo";
-import { createMailer } from "../../app/modules/mail/mailer.server";
-import { runJob } from "../../queues/queue.server";
-import type { JobName } from "../../queues/definitions";
+import { carrierAccounts, carriers, consignmentChanges, consignments, jobs, mailMessages, manifests } from "../../db/schema";
 import { runDespatch } from "../../app/modules/despatch/despatch.server";
 import { initiateCancel } from "../../app/modules/despatch/cancel.server";
 import { loadCurrentUser } from "../../app/modules/auth/current-user.server";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { createMailer } from "../../app/modules/mail/mailer.server";
+import type { Client, TestServer } from "../support/server";
+import * as support from "../support/despatch";
+import { futureDate, receiver, senders, type DespatchWorld, type Json } from "../support/despatch";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
-type Json = Record<string, any>;
-
+let world: DespatchWorld;
 let server: TestServer;
 let despatcher: Client;
 let admin: Client;
@@ -23,41 +18,11 @@ let customerService: Client;
 let tester: Client;
 let cartonTypeId: number;
 
-function futureDate(days = 7) {
-  const d = new Date(Date.now() + days * 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
-
 const pickupWindow = () => ({ ready_at: `${futureDate()} 09:00`, closing_at: `${futureDate()} 17:00` });
-const receiver = { name: "Brisbane Hardware", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD", country: "AUSTRALIA", email: "receiving@example.net" };
-const senders = {
-  MEL: { name: "Melbourne DC", address_line_1: "120 Frankston Dandenong Road", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC", country: "AUSTRALIA" },
-  SYD: { name: "Sydney DC", address_line_1: "1 Wonderland Drive", locality: "EASTERN CREEK", postcode: "2766", region: "NSW", country: "AUSTRALIA" },
-};
-
-/** A despatchable consignment from `site` with the chosen carrier and service. */
-async function create(client: Client, site: "MEL" | "SYD", carrier: string, service: string, over: Record<string, unknown> = {}): Promise<Json> {
-  const res = await client.json<Json>("/api/consignments", {
-    json: {
-      site_code: site,
-      reference: `REF-${carrier}`,
-      despatch_date: futureDate(),
-      sender_address: senders[site],
-      receiver_address: receiver,
-      items: [{ quantity: 2, item_type_id: cartonTypeId, length: 40, width: 30, height: 30, weight_in_uom: "10" }],
-      carrier_code: carrier,
-      service_code: service,
-      // Simulated Express collects at a booked time
-      ...(carrier === "SIMEX" ? { pickup_at: `${futureDate()} 10:00` } : {}),
-      ...over,
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(res.body.state, JSON.stringify(res.body.errors)).toBe("despatchable");
-  expect(res.body.carrier_code).toBe(carrier);
-  return res.body;
-}
+const create = (client: Client, site: "MEL" | "SYD", carrier: string, service: string, over: Record<string, unknown> = {}) => support.createDespatchable(world, client, site, carrier, service, over);
+const work = (jobId: string) => support.workJob(world, jobId);
+const rowsOf = (ids: number[]) => support.rowsOf(world, ids);
+const simulate = (settings: Record<string, unknown>) => support.simulate(world, settings);
 
 /** A return from a receiver back to Melbourne on `carrier`, with a pickup window and the given pickup details. */
 async function createReturn(reference: string, carrier: [string, string], info: Record<string, unknown>): Promise<Json> {
@@ -80,43 +45,10 @@ async function createReturn(reference: string, carrier: [string, string], info: 
   return res.body;
 }
 
-/** Plays the worker for one queued job: reads its payload from pg-boss and runs it. */
-async function work(jobId: string) {
-  const raw = (await server.db.execute(sql`select name, data from pgboss.job where data->>'jobId' = ${jobId}`)) as unknown as { rows?: Json[] } | Json[];
-  const [job] = Array.isArray(raw) ? raw : (raw.rows ?? []);
-  expect(job, `job ${jobId} queued`).toBeTruthy();
-  const deps = { database: server.test.database, mailer: createMailer(server.db, { from: "test@freightdesk.local" }), renderer: server.renderer };
-  await runJob(deps, job!.name as JobName, job!.data as Record<string, unknown>).catch(() => "failed");
-  const { body } = await despatcher.json<Json>(`/api/job_status/${jobId}`);
-  return body;
-}
-
-const rowsOf = (ids: number[]) => server.db.select().from(consignments).where(inArray(consignments.id, ids)).orderBy(asc(consignments.id));
-
-async function simulate(settings: Record<string, unknown>) {
-  const res = await devs.json<Json>("/api/carriers/SIMEX/simulation", { method: "PUT", json: settings });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
-
 beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  await loadLocalities(server.db);
-  await seedRatingDemo(server.db);
-  const [carton] = await server.db.select({ id: itemTypes.id }).from(itemTypes).where(eq(itemTypes.name, "Carton"));
-  cartonTypeId = carton!.id;
-  despatcher = new Client(server.url);
-  admin = new Client(server.url);
-  devs = new Client(server.url);
-  customerService = new Client(server.url);
-  tester = new Client(server.url);
-  await Promise.all([
-    despatcher.signIn("despatcher@example.com"),
-    admin.signIn("admin@example.com"),
-    devs.signIn("devs@example.com"),
-    customerService.signIn("customerservice@example.com"),
-    tester.signIn("tester@example.com"),
-  ]);
+  world = await support.startDespatchWorld();
+  ({ server, cartonTypeId } = world);
+  ({ despatcher, admin, devs, customerService, tester } = world.clients);
 }, 120_000);
 afterAll(() => server.close());
 

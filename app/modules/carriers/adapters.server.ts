@@ -45,6 +45,8 @@ export interface CarrierAdapter {
 /** What the simulated carrier is told to do (carriers.options.simulate), set by devs for a demo or test. */
 export interface Simulation {
   fail_despatch?: boolean;
+  /** answer a despatch only after this long, as a slow carrier API would (demos of progress; the kill-mid-despatch test) */
+  delay_ms?: number;
   cancel_result?: CancelResult;
   reject_message?: string;
 }
@@ -103,6 +105,7 @@ function simulated(carrier: CarrierInfo): CarrierAdapter {
   return {
     ...generic(carrier),
     async despatchManifest(manifest) {
+      if (simulation.delay_ms) await new Promise((resolve) => setTimeout(resolve, simulation.delay_ms));
       if (simulation.fail_despatch) return { ok: false, reason: `${carrier.name} refused manifest ${manifest.number} (simulated failure)` };
       return { ok: true, ready: true };
     },

@@ -16,6 +16,7 @@ import { adapterKind, type Simulation } from "./adapters.server";
 
 const simulationSchema = z.object({
   fail_despatch: z.boolean().optional(),
+  delay_ms: z.number().int().min(0).max(120_000).optional(),
   cancel_result: z.enum(["cancel_pending", "cancel_confirmed", "cancel_confirmed_for_auto_delivered", "cancel_rejected"]).optional(),
   reject_message: z.string().trim().max(255).optional(),
 });

@@ -3,7 +3,7 @@
  * consignments, quotes and returns are inactive, and reinstating undoes it. Only ones that can
  * still be edited may be deleted.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { consignmentChanges, consignments } from "../../../db/schema";
@@ -18,20 +18,26 @@ const idsSchema = z.object({
     .pipe(z.array(z.number().int().positive({ error: "ids must be consignment ids" })).min(1, "No consignments have been selected.").max(500, "At most 500 at a time")),
 });
 
-/** The user's consignments among `ids` (customer and sites scoped). */
-async function scoped(db: DbOrTx, user: CurrentUser, ids: number[]) {
+/**
+ * The user's consignments among `ids` (customer and sites scoped), locked in id order as every
+ * state change locks them: a despatch that moved them on meanwhile is seen, not overwritten, and
+ * the common order lets two changes of overlapping selections wait for each other, not deadlock.
+ */
+async function lockScoped(tx: DbOrTx, user: CurrentUser, ids: number[]) {
   if (!user.siteIds.length) return [];
-  return db
+  return tx
     .select()
     .from(consignments)
-    .where(and(inArray(consignments.id, ids), eq(consignments.customerId, user.customer.id), inArray(consignments.siteId, user.siteIds)));
+    .where(and(inArray(consignments.id, ids), eq(consignments.customerId, user.customer.id), inArray(consignments.siteId, user.siteIds)))
+    .orderBy(asc(consignments.id))
+    .for("update");
 }
 
 /** POST /api/consignments/destroy_all?ids= (or { ids }): soft-deletes; all or nothing. */
 export async function deleteConsignments(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<{ deleted: number[] }> {
   const { ids } = parseOrThrow(idsSchema, raw);
   return db.transaction(async (tx) => {
-    const rows = await scoped(tx, user, ids);
+    const rows = await lockScoped(tx, user, ids);
     if (rows.length !== new Set(ids).size) throw new AppError("not_found", "Consignment not found");
     const refused = rows.filter((r) => !r.active || !canTransition(r.state, "delete"));
     if (refused.length) throw new AppError("conflict", "Only consignments that have not been despatched can be deleted", { base: ["Only consignments that have not been despatched can be deleted"] });
@@ -51,7 +57,7 @@ export async function deleteConsignments(db: DbOrTx, user: CurrentUser, raw: unk
 export async function reinstateConsignments(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<{ reinstated: number[] }> {
   const { ids } = parseOrThrow(idsSchema, raw);
   return db.transaction(async (tx) => {
-    const rows = await scoped(tx, user, ids);
+    const rows = await lockScoped(tx, user, ids);
     if (rows.length !== new Set(ids).size) throw new AppError("not_found", "Consignment not found");
     if (rows.some((r) => r.state !== "deleted")) throw new AppError("conflict", "Only deleted consignments can be reinstated", { base: ["Only deleted consignments can be reinstated"] });
     for (const r of rows) {

@@ -14,6 +14,7 @@ const ALLOWED: Record<LifecycleEvent, Partial<Record<ConsignmentState, Consignme
   despatch: { despatchable: "despatching" },
   despatch_succeeded: { despatching: "despatched" },
   despatch_failed: { despatching: "despatch_failure" },
+  despatch_abandoned: { despatching: "despatchable" },
   redespatch: { despatch_failure: "despatching", permanently_failed: "despatching" },
   cancel_pending: Object.fromEntries(
     (["despatched", "booked", "in_transit", "delivered", "delivered_with_pod", "partial_delivery", "failed_delivery", "on_board_for_delivery", "picked_up"] as const).map((s) => [s, "cancelling"]),

@@ -17,6 +17,7 @@ export type LifecycleEvent =
   | "despatch"
   | "despatch_succeeded"
   | "despatch_failed"
+  | "despatch_abandoned"
   | "redespatch"
   | "cancel_pending"
   | "cancel_confirmed"
@@ -37,6 +38,8 @@ export const TRANSITIONS: Record<LifecycleEvent, { from: readonly ConsignmentSta
   despatch: { from: ["despatchable"], to: "despatching", verb: "despatch" },
   despatch_succeeded: { from: ["despatching"], to: "despatched", verb: "complete the despatch of" },
   despatch_failed: { from: ["despatching"], to: "despatch_failure", verb: "fail the despatch of" },
+  // a despatch whose worker died before it reached a carrier: the consignment can be despatched again (decision 008)
+  despatch_abandoned: { from: ["despatching"], to: "despatchable", verb: "give up the despatch of" },
   redespatch: { from: FAILED_STATES, to: "despatching", verb: "redespatch" },
   cancel_pending: { from: CANCELLABLE, to: "cancelling", verb: "cancel" },
   cancel_confirmed: { from: [...CANCELLABLE, "cancelling"], to: "cancelled", verb: "cancel" },

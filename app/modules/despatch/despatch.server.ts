@@ -8,7 +8,7 @@
  * one transaction that starts by locking its consignments and re-reading their state, so a job
  * run twice, or two runs at once, despatch each consignment once: the second finds nothing left.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignmentChanges, consignments, manifests } from "../../../db/schema";
@@ -51,15 +51,15 @@ const idsSchema = z.object({
     ),
 });
 
-/** The user's consignments among `ids`, locked for the request's transaction. */
-async function lockScoped(tx: DbOrTx, user: CurrentUser, ids: number[]) {
+/** The user's consignments among `ids`, locked (in id order) for the request's transaction unless `lock` is false. */
+async function lockScoped(tx: DbOrTx, user: CurrentUser, ids: number[], lock = true) {
   if (!user.siteIds.length) return [];
-  return tx
+  const query = tx
     .select()
     .from(consignments)
     .where(and(inArray(consignments.id, ids), eq(consignments.customerId, user.customer.id), inArray(consignments.siteId, user.siteIds)))
-    .orderBy(asc(consignments.id))
-    .for("update");
+    .orderBy(asc(consignments.id));
+  return lock ? query.for("update") : query;
 }
 
 async function writeStateChanges(tx: DbOrTx, rows: { id: number; version: number; from: string; to: string }[], userId: number | null) {
@@ -79,6 +79,9 @@ async function markDespatching(tx: DbOrTx, rows: (typeof consignments.$inferSele
   await writeStateChanges(tx, rows.map((r, i) => ({ id: r.id, version: version.get(r.id)!, from: r.state, to: to[i]! })), userId);
 }
 
+/** The sites a despatch job is about: who may read its status (jobStatusFor). */
+const sitesOf = (rows: { siteId: number }[]) => [...new Set(rows.map((r) => r.siteId))].sort((a, b) => a - b);
+
 /**
  * PUT /api/consignments/despatch_all { ids } (and the list's Despatch buttons): every selected
  * consignment must be despatchable, else nothing changes. Answers the job that despatches them.
@@ -94,7 +97,7 @@ export async function requestDespatch(db: DbOrTx, queue: JobQueue, user: Current
     const { jobId } = await queue.enqueue(
       "consignments.despatch",
       { ids, customerId: user.customer.id, userId: user.id, sendEmail: options.sendEmail ?? false },
-      { tx, userId: user.id, customerId: user.customer.id },
+      { tx, userId: user.id, customerId: user.customer.id, siteIds: sitesOf(rows) },
     );
     return { job_id: jobId };
   });
@@ -106,21 +109,29 @@ export async function requestDespatch(db: DbOrTx, queue: JobQueue, user: Current
  * goes with it. Answers the job.
  */
 export async function requestRedespatch(db: DbOrTx, queue: JobQueue, user: CurrentUser, id: number): Promise<{ job_id: string }> {
+  const refuse = () => new AppError("conflict", NOT_REDESPATCHABLE, { base: [NOT_REDESPATCHABLE] });
   return db.transaction(async (tx) => {
-    const [row] = await lockScoped(tx, user, [id]);
-    if (!row) throw notFound("Consignment");
-    if (!isFailed(row.state) || !row.manifestId) throw new AppError("conflict", NOT_REDESPATCHABLE, { base: [NOT_REDESPATCHABLE] });
-    const rows = await tx
+    // the manifest is read unlocked, then the consignment and its manifest's are locked together
+    // in id order, as every state change locks them: two redespatches of one manifest from two of
+    // its consignments wait for each other instead of deadlocking
+    const [probe] = await lockScoped(tx, user, [id], false);
+    if (!probe) throw notFound("Consignment");
+    if (!probe.manifestId) throw refuse();
+    const manifestId = probe.manifestId;
+    const locked = await tx
       .select()
       .from(consignments)
-      .where(and(eq(consignments.manifestId, row.manifestId), eq(consignments.customerId, user.customer.id), inArray(consignments.state, ["despatch_failure", "permanently_failed"])))
+      .where(and(eq(consignments.customerId, user.customer.id), or(eq(consignments.id, id), eq(consignments.manifestId, manifestId))))
       .orderBy(asc(consignments.id))
       .for("update");
+    const row = locked.find((r) => r.id === id)!;
+    if (!isFailed(row.state) || row.manifestId !== manifestId) throw refuse();
+    const rows = locked.filter((r) => r.manifestId === manifestId && (r.state === "despatch_failure" || r.state === "permanently_failed"));
     await markDespatching(tx, rows, "redespatch", user.id);
     const { jobId } = await queue.enqueue(
       "consignments.redespatch",
       { ids: rows.map((r) => r.id), customerId: user.customer.id, userId: user.id, sendEmail: false },
-      { tx, userId: user.id, customerId: user.customer.id },
+      { tx, userId: user.id, customerId: user.customer.id, siteIds: sitesOf(rows) },
     );
     return { job_id: jobId };
   });
@@ -138,6 +149,8 @@ export interface DespatchResult {
   total: number;
   despatched: number[];
   failed: number[];
+  /** selected but neither despatched nor failed: taken out of the despatch before it reached them */
+  not_despatched: number[];
   /** consignment numbers of failed outbound consignments, and of failed returns and pickups */
   failed_numbers: string[];
   failed_return_numbers: string[];
@@ -205,19 +218,24 @@ export async function runDespatch(db: Db, payload: DespatchPayload, progress: (p
     .leftJoin(manifests, eq(manifests.id, consignments.manifestId))
     .leftJoin(carrierAccounts, eq(carrierAccounts.id, manifests.carrierAccountId))
     .leftJoin(carriers, eq(carriers.id, carrierAccounts.carrierId))
-    .where(and(scope, isNotNull(consignments.manifestId)))
+    .where(scope)
     .orderBy(asc(consignments.id));
-  const failed = outcome.filter((o) => isFailed(o.state));
-  const manifestIds = [...new Set(outcome.map((o) => o.manifestId!))];
+  // counted from what each consignment is now, not from what was asked: one deleted or released
+  // meanwhile is neither despatched nor failed
+  const failed = outcome.filter((o) => o.manifestId && isFailed(o.state));
+  const despatched = outcome.filter((o) => o.manifestId && !isFailed(o.state) && o.state !== "despatching");
+  const counted = new Set([...failed, ...despatched].map((o) => o.id));
+  const manifestIds = [...new Set(outcome.filter((o) => counted.has(o.id)).map((o) => o.manifestId!))];
   return {
     total,
-    despatched: outcome.filter((o) => !isFailed(o.state)).map((o) => o.id),
+    despatched: despatched.map((o) => o.id),
     failed: failed.map((o) => o.id),
+    not_despatched: ids.filter((id) => !counted.has(id)).sort((a, b) => a - b),
     failed_numbers: failed.filter((o) => !o.returnType).map((o) => o.number ?? String(o.id)),
     failed_return_numbers: failed.filter((o) => o.returnType).map((o) => o.number ?? String(o.id)),
     manifest_ids: manifestIds,
     auspost_manifest_ids: [
-      ...new Set(outcome.filter((o) => o.carrierCode && adapterKind({ code: o.carrierCode, options: o.carrierOptions ?? {} }) === "auspost" && !isFailed(o.state)).map((o) => o.manifestId!)),
+      ...new Set(despatched.filter((o) => o.carrierCode && adapterKind({ code: o.carrierCode, options: o.carrierOptions ?? {} }) === "auspost").map((o) => o.manifestId!)),
     ],
   };
 }
@@ -323,17 +341,25 @@ async function despatchGroup(db: Db, group: Group, customerId: number, userId: n
   }
 }
 
-/** The job's closing message and its errors (none when all went). */
+export const notDespatchedError = (ids: number[]) => `Not despatched Consignment(s): ${ids.join(", ")}`;
+
+/**
+ * The job's closing message and its errors (none when all went). Success is claimed only when
+ * every selected consignment was despatched; otherwise the count says how many were.
+ */
 export function despatchOutcome(result: DespatchResult, redespatch = false): { message: string; errors: string[] } {
+  const notDespatched = result.not_despatched ?? [];
+  const missing = notDespatched.length ? [notDespatchedError(notDespatched)] : [];
   if (result.failed.length) {
-    if (redespatch) return { message: REDESPATCH_FAILED, errors: [REDESPATCH_FAILED] };
+    if (redespatch) return { message: REDESPATCH_FAILED, errors: [REDESPATCH_FAILED, ...missing] };
     const errors = [
       ...(result.failed_numbers.length ? [`Despatch failed Consignment(s): ${result.failed_numbers.join(", ")}`] : []),
       ...(result.failed_return_numbers.length ? [`Return failed to despatch: ${result.failed_return_numbers.join(", ")}`] : []),
+      ...missing,
     ];
     return { message: DESPATCH_FAILED, errors };
   }
-  if (!result.manifest_ids.length) return { message: NO_MANIFESTS, errors: [] };
+  if (missing.length) return { message: result.despatched.length ? progressMessage(result.despatched.length, result.total) : NO_MANIFESTS, errors: missing };
   return { message: DESPATCHED, errors: [] };
 }
 

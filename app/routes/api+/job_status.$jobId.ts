@@ -3,7 +3,7 @@ import { requireApiUser } from "~/modules/auth/guard.server";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { api } from "~/utils/http.server";
 
-/** GET /api/job_status/{jobId}: status, pct_complete, message, errors, info (own customer's jobs only). */
+/** GET /api/job_status/{jobId}: status, pct_complete, message, errors, info (scoped as its subject: jobStatusFor). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
