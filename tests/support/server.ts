@@ -1,12 +1,9 @@
-import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
-import { createMailer } from "../../app/modules/mail/mailer.server";
-import { createQueue, type JobQueue } from "../../queues/queue.server";
+import type { JobQueue } from "../../queues/queue.server";
 import { createApp, type AppOptions } from "../../server/app";
-import { createRenderer, type Renderer } from "../../app/modules/printing/renderer.server";
+import { loadBuild } from "../../server/build";
+import type { Renderer } from "../../app/modules/printing/renderer.server";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -24,16 +21,17 @@ export interface TestServer {
 
 /**
  * The real app (Express, CSP, rate limit, Remix build, modules) on a random local port, over a
- * fresh database. Needs `npm run build` first (the test command does it).
+ * fresh database. Needs `npm run build` first (the test command does it). The services are made
+ * by the build, as the server makes them, so the app and its services share one copy of each
+ * module (a test file's own imports are a second copy: hence the brand on the error classes).
  */
 export async function startTestServer(options: { rateLimit?: number; work?: boolean } = {}): Promise<TestServer> {
+  const { entry } = await loadBuild(root);
   const test = await createTestDatabase();
   const { database } = test;
-  const mailer = createMailer(database.db, { from: "test@freightdesk.local" });
-  const renderer = createRenderer();
-  const queue = await createQueue({ database, mailer, renderer });
+  const services = await entry.createServices(database, { baseUrl: "http://localhost", mailFrom: "test@freightdesk.local" });
+  const { queue, renderer } = services;
   if (options.work) await queue.work();
-  const services = { database, db: database.db, queue, mailer, baseUrl: "http://localhost", renderer };
   const app = await serveApp(services, options).catch(async (e: unknown) => {
     await queue.stop();
     await test.drop();
@@ -60,9 +58,7 @@ export async function startTestServer(options: { rateLimit?: number; work?: bool
  * server's database, say, with a renderer that cannot start.
  */
 export async function serveApp(services: AppOptions["services"], options: { rateLimit?: number } = {}): Promise<{ url: string; close(): Promise<void> }> {
-  const buildPath = path.join(root, "build/index.js");
-  if (!existsSync(buildPath)) throw new Error("No Remix build: run `npm run build` before the integration tests.");
-  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const { build } = await loadBuild(root);
   const app = createApp({ build, services, rateLimit: { limit: options.rateLimit ?? 10_000, windowMs: 60_000 }, production: true, root });
   const server = app.listen(0);
   await new Promise<void>((resolve) => server.once("listening", resolve));
