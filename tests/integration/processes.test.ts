@@ -5,12 +5,12 @@
 import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { RendererUnavailable } from "../../app/modules/printing/renderer.server";
 import { loadBuild } from "../../server/build";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { freePort } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -18,14 +18,6 @@ const run = promisify(execFile);
 /** Compiles server.ts and queues/worker.ts as `npm run build` does, so the test runs this source. */
 async function buildServerEntry() {
   await run("npm", ["run", "build:server", "--silent"], { cwd: root });
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => probe.once("listening", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** The compiled server, with its output kept line by line. */

@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import type { JobQueue } from "../../queues/queue.server";
 import { createApp, type AppOptions } from "../../server/app";
@@ -66,6 +66,15 @@ export async function serveApp(services: AppOptions["services"], options: { rate
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   };
+}
+
+/** A port nothing listens on now, for a server started in another process. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => probe.once("listening", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** A tiny cookie-keeping HTTP client, as a browser or script would call the app. */
