@@ -81,6 +81,7 @@ async function serve(database: Database, slot: number) {
     server.close();
     server.closeIdleConnections();
     await entry.closeServices(services);
+    if (slot) console.log(`web process ${slot} stopped`);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -94,7 +94,7 @@ describe("the compiled server entry", () => {
     const server = startServer({ DATABASE_URL: "", WEB_CONCURRENCY: "2", PORT: String(await freePort()) });
     expect(await server.exited).toBe(1);
     expect(server.lines.join("\n")).toContain("WEB_CONCURRENCY=2 needs PostgreSQL (DATABASE_URL): the embedded PGlite database belongs to one process.");
-  });
+    }, 90_000);
 });
 
 // several processes share one database server: PostgreSQL only
@@ -141,12 +141,14 @@ describe.skipIf(!process.env.DATABASE_URL)("two web processes (WEB_CONCURRENCY=2
     expect(Number(pid)).not.toBe(victim.pid);
     expect(alive(victim.pid)).toBe(false);
     expect(await answeringProcesses(port)).toEqual(["1", "2"]);
-  });
+  }, 90_000);
 
-  it("stops every web process, then itself, on SIGTERM", async () => {
+  it("stops every web process, each closing its services, then itself, on SIGTERM", async () => {
     const pids = webProcesses().map((p) => p.pid);
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+    // each closed its queue, renderer and database before it ended
+    expect(server.lines.filter((l) => /^web process \d stopped$/.test(l)).sort()).toEqual(["web process 1 stopped", "web process 2 stopped"]);
     expect(pids.filter(alive)).toEqual([]);
   });
 });
