@@ -44,7 +44,7 @@ declare module "@remix-run/server-runtime" {
 
 /**
  * Opens the database and brings it up to date: migrations, the localities and dangerous goods
- * lists, and the demo data into an empty database. Once per start, in one process (with several
+ * lists, the demo data into an empty database, and the job queues. Once per start, in one process (with several
  * web processes, the primary before it forks them), so no two processes migrate at once.
  */
 export async function prepareDatabase(config: Pick<Env, "DATABASE_URL" | "PGLITE_DIR" | "SEED_DEMO">, log: (line: string) => void = console.log): Promise<Database> {
@@ -56,6 +56,14 @@ export async function prepareDatabase(config: Pick<Env, "DATABASE_URL" | "PGLITE
     const dgLoaded = await loadDangerousGoods(database.db);
     if (dgLoaded) log(`Loaded ${dgLoaded} dangerous goods entries.`);
     if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) log("Loaded the demo data.");
+    if (database.kind === "postgres") {
+      // pg-boss's schema and a table for each queue, made here once: web processes starting
+      // together on a new database deadlocked creating them (pgboss.create_queue)
+      const renderer = createRenderer();
+      const queue = await createQueue({ database, mailer: createMailer(database.db, { from: "" }), renderer });
+      await queue.stop();
+      await renderer.close();
+    }
   } catch (error) {
     await database.close().catch(() => {});
     throw error;

@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
+import { sql } from "drizzle-orm";
 import { RendererUnavailable } from "../../app/modules/printing/renderer.server";
+import { JOBS } from "../../queues/definitions";
 import { loadBuild } from "../../server/build";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { freePort } from "../support/server";
@@ -151,6 +153,23 @@ describe.skipIf(!process.env.DATABASE_URL)("two web processes (WEB_CONCURRENCY=2
     expect(server.lines.filter((l) => /^web process \d stopped$/.test(l)).sort()).toEqual(["web process 1 stopped", "web process 2 stopped"]);
     expect(pids.filter(alive)).toEqual([]);
   });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("the primary's preparation of the database", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+  });
+  afterAll(() => test.drop());
+
+  it("creates every job queue before any web process starts, so that none race to create them", async () => {
+    const { entry } = await loadBuild(root);
+    const database = await entry.prepareDatabase({ DATABASE_URL: test.database.url, SEED_DEMO: "0" }, () => {});
+    await database.close();
+    const rows = (await test.database.db.execute(sql`select name from pgboss.queue`)) as unknown as Array<{ name: string }>;
+    // besides pg-boss's own (__pgboss__...)
+    expect([...rows].map((r) => r.name).filter((n) => !n.startsWith("__pgboss")).sort()).toEqual(Object.keys(JOBS).sort());
+  }, 240_000);
 });
 
 describe("the services the build makes", () => {
