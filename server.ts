@@ -1,62 +1,151 @@
 /**
- * Express entry: opens the database (PostgreSQL when DATABASE_URL is set, else embedded PGlite),
- * migrates it, loads demo data into an empty one, starts the job queue and serves the Remix app.
+ * The server: opens the database (PostgreSQL when DATABASE_URL is set, else embedded PGlite),
+ * migrates it, loads the reference and demo data, then serves the Remix app from WEB_CONCURRENCY
+ * web processes sharing PORT, the first of which also works the job queue (RUN_WORKER=1).
+ * `npm run build` compiles this file to build/server.js, which `npm start` runs; the app's
+ * modules come from the Remix build (build.entry.module), never from a second copy here.
  */
+import cluster, { type Worker } from "node:cluster";
+import http from "node:http";
+import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
-import { migrateDatabase, openDatabase } from "./db/client.server";
-import { seedDemoIfEmpty } from "./db/seed/demo";
-import { loadLocalities } from "./db/seed/localities";
-import { loadDangerousGoods } from "./db/seed/dangerous-goods";
-import { createRenderer } from "./app/modules/printing/renderer.server";
-import { createMailer } from "./app/modules/mail/mailer.server";
-import { env } from "./app/utils/env.server";
-import { createQueue } from "./queues/queue.server";
+import { fileURLToPath } from "node:url";
+import type { Database } from "./db/client.server";
 import { createApp } from "./server/app";
+import { loadBuild } from "./server/build";
 
-const config = env();
-const root = path.dirname(fileURLToPath(import.meta.url));
+// build/server.js when compiled, the project root when run from source (tsx server.ts)
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.basename(here) === "build" ? path.dirname(here) : here;
 
-const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DIR });
-await migrateDatabase(database);
-const loaded = await loadLocalities(database.db);
-if (Object.keys(loaded).length) console.log(`Loaded localities: ${JSON.stringify(loaded)}`);
-const dgLoaded = await loadDangerousGoods(database.db);
-if (dgLoaded) console.log(`Loaded ${dgLoaded} dangerous goods entries.`);
-if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) console.log("Loaded the demo data.");
-
-const mailer = createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
-const renderer = createRenderer();
-const queue = await createQueue({ database, mailer, renderer });
-if (config.RUN_WORKER === "1") await queue.work();
-
-const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
+const { build, entry } = await loadBuild(root);
+const config = entry.env();
 const baseUrl = config.APP_URL ?? `http://localhost:${config.PORT}`;
-const app = createApp({
-  build,
-  services: { database, db: database.db, queue, mailer, baseUrl, renderer },
-  rateLimit: { limit: config.SIGNIN_RATE_LIMIT, windowMs: config.SIGNIN_RATE_WINDOW_MS },
-  production: config.NODE_ENV === "production",
-  root,
-  appUrl: config.APP_URL,
-  trustProxy: config.TRUST_PROXY,
-});
+const databaseName = config.DATABASE_URL ? "PostgreSQL" : "embedded PGlite";
 
-const server = app.listen(config.PORT, () => {
-  console.log(`FreightDesk listening on ${baseUrl} (${database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"})`);
-});
+/** The cluster primary's name for a web process; it passes it on to the process it forks. */
+const SLOT_VARIABLE = "FREIGHTDESK_WEB_PROCESS";
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: shutting down`);
-  server.close();
-  await queue.stop().catch(() => {});
-  await renderer.close();
-  await database.close().catch(() => {});
-  process.exit(0);
+if (cluster.isPrimary) await startPrimary();
+else await serve(await entry.openDatabase({ url: config.DATABASE_URL }), Number(process.env[SLOT_VARIABLE]));
+
+async function startPrimary() {
+  let processes: number;
+  let reason: string;
+  try {
+    ({ processes, reason } = entry.webConcurrency(config, {
+      cores: os.availableParallelism(),
+      // the cgroup's limit in a container (Node reports a huge number when there is none)
+      memoryBytes: Math.min(os.totalmem(), process.constrainedMemory?.() || Infinity),
+    }));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  // once, before any web process exists: no two processes migrate or seed at once
+  const database = await entry.prepareDatabase(config);
+  const jobs = config.RUN_WORKER === "1" ? (processes > 1 ? "jobs in web process 1" : "jobs in this process") : "jobs in `npm run worker` (RUN_WORKER=0)";
+  console.log(`${processes} web process${processes > 1 ? "es" : ""} (${reason}), ${jobs}`);
+  if (processes === 1) return serve(database, 0);
+  await database.close();
+  supervise(processes);
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+
+/**
+ * Serves the app in this process. `slot` is the web process's number under the cluster primary
+ * (1 runs the jobs), or 0 for the only process.
+ */
+async function serve(database: Database, slot: number) {
+  const services = await entry.createServices(database, { baseUrl, mailFrom: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
+  const runsJobs = config.RUN_WORKER === "1" && slot <= 1;
+  if (runsJobs) await services.queue.work();
+  const app = createApp({
+    build,
+    services,
+    rateLimit: { limit: config.SIGNIN_RATE_LIMIT, windowMs: config.SIGNIN_RATE_WINDOW_MS },
+    production: config.NODE_ENV === "production",
+    root,
+    appUrl: config.APP_URL,
+    trustProxy: config.TRUST_PROXY,
+  });
+  // which web process answered, for an operator reading a response (and the cluster's test)
+  const server = http.createServer(slot ? (req, res) => (res.setHeader("X-Web-Process", String(slot)), app(req, res)) : app);
+  server.listen(config.PORT, () => {
+    if (slot) console.log(`web process ${slot} (pid ${process.pid}) listening${runsJobs ? ", working the job queue" : ""}`);
+    else console.log(`FreightDesk listening on ${baseUrl} (${databaseName})`);
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!slot) console.log(`${signal}: shutting down`);
+    server.close();
+    server.closeIdleConnections();
+    await entry.closeServices(services);
+    if (slot) console.log(`web process ${slot} stopped`);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/**
+ * Runs `count` web processes, each listening on PORT (the primary hands each new connection to
+ * the next one in turn). One that dies is replaced; one that dies before it ever listened means
+ * the start-up itself fails (a port in use, a database refused), so everything stops instead of
+ * restarting it forever. SIGTERM or SIGINT stops every web process, each closing its renderer,
+ * queue and database, then the primary.
+ */
+function supervise(count: number) {
+  const slots = new Map<Worker, number>();
+  const started = new Set<number>();
+  let announced = false;
+  let stopping = false;
+  let exitCode = 0;
+
+  const stop = (why: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    console.log(`${why}: stopping ${slots.size} web processes`);
+    if (slots.size === 0) process.exit(exitCode);
+    for (const worker of slots.keys()) worker.process.kill("SIGTERM");
+    // a process that has not finished its shutdown by then is killed
+    setTimeout(() => {
+      for (const worker of slots.keys()) worker.process.kill("SIGKILL");
+      process.exit(exitCode || 1);
+    }, 20_000).unref();
+  };
+
+  const fork = (slot: number) => {
+    const worker = cluster.fork({ [SLOT_VARIABLE]: String(slot) });
+    let listened = false;
+    slots.set(worker, slot);
+    worker.once("listening", () => {
+      listened = true;
+      started.add(slot);
+      if (started.size === count && !announced) {
+        announced = true;
+        console.log(`FreightDesk listening on ${baseUrl} (${databaseName}, ${count} web processes)`);
+      }
+    });
+    worker.once("exit", (code, signal) => {
+      slots.delete(worker);
+      const how = signal ?? `exit code ${code}`;
+      if (stopping) {
+        if (slots.size === 0) process.exit(exitCode);
+      } else if (!listened) {
+        console.error(`web process ${slot} failed to start (${how})`);
+        stop("start-up failed", 1);
+      } else {
+        console.error(`web process ${slot} (pid ${worker.process.pid}) ended (${how}): starting another`);
+        fork(slot);
+      }
+    });
+  };
+
+  for (let slot = 1; slot <= count; slot++) fork(slot);
+  process.on("SIGTERM", () => stop("SIGTERM", 0));
+  process.on("SIGINT", () => stop("SIGINT", 0));
+}

@@ -6,6 +6,10 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./utils/nonce";
 
+// The server, the job worker, the test server and the bench read these through
+// `build.entry.module`, so the services are made by the build's own copy of the modules.
+export * from "./services.server";
+
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 

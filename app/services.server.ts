@@ -1,7 +1,23 @@
-import type { Database, Db } from "../db/client.server";
-import type { Mailer } from "./modules/mail/mailer.server";
-import type { JobQueue } from "../queues/queue.server";
-import type { Renderer } from "./modules/printing/renderer.server";
+/**
+ * The load context's services and how they are made. app/entry.server.tsx re-exports this
+ * module, so the server (server.ts), the job worker (queues/worker.ts), the test server and the
+ * bench take the modules from the Remix build and each module exists once in a process: an error
+ * a service throws is an instance of the very class the routes compare it with.
+ */
+import { migrateDatabase, openDatabase, type Database, type Db } from "../db/client.server";
+import { seedDemoIfEmpty } from "../db/seed/demo";
+import { loadDangerousGoods } from "../db/seed/dangerous-goods";
+import { loadLocalities } from "../db/seed/localities";
+import { createQueue, type JobQueue } from "../queues/queue.server";
+import { createMailer, type Mailer } from "./modules/mail/mailer.server";
+import { createRenderer, type Renderer } from "./modules/printing/renderer.server";
+import type { Env } from "./utils/env.server";
+
+export { env } from "./utils/env.server";
+export { migrateDatabase, openDatabase } from "../db/client.server";
+// what the services throw, for code outside the build that checks an error's class
+export { AppError } from "./utils/errors";
+export { RendererUnavailable } from "./modules/printing/renderer.server";
 
 /** What every loader, action and /api route receives as its load context. */
 export interface AppServices {
@@ -24,4 +40,73 @@ declare module "@remix-run/node" {
 declare module "@remix-run/server-runtime" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends AppServices {}
+}
+
+/**
+ * Opens the database and brings it up to date: migrations, the localities and dangerous goods
+ * lists, the demo data into an empty database, and the job queues. Once per start, in one process (with several
+ * web processes, the primary before it forks them), so no two processes migrate at once.
+ */
+export async function prepareDatabase(config: Pick<Env, "DATABASE_URL" | "PGLITE_DIR" | "SEED_DEMO">, log: (line: string) => void = console.log): Promise<Database> {
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DIR });
+  try {
+    await migrateDatabase(database);
+    const loaded = await loadLocalities(database.db);
+    if (Object.keys(loaded).length) log(`Loaded localities: ${JSON.stringify(loaded)}`);
+    const dgLoaded = await loadDangerousGoods(database.db);
+    if (dgLoaded) log(`Loaded ${dgLoaded} dangerous goods entries.`);
+    if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) log("Loaded the demo data.");
+    if (database.kind === "postgres") {
+      // pg-boss's schema and a table for each queue, made here once: web processes starting
+      // together on a new database deadlocked creating them (pgboss.create_queue)
+      const renderer = createRenderer();
+      const queue = await createQueue({ database, mailer: createMailer(database.db, { from: "" }), renderer });
+      await queue.stop();
+      await renderer.close();
+    }
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+  return database;
+}
+
+/** The services of the load context over an open database; the queue is created, not working. */
+export async function createServices(database: Database, options: { baseUrl: string; mailFrom: string; smtpUrl?: string }): Promise<Omit<AppServices, "cspNonce">> {
+  const mailer = createMailer(database.db, { smtpUrl: options.smtpUrl, from: options.mailFrom });
+  // every web process has its own renderer, started at its first print (docs/decisions/010)
+  const renderer = createRenderer();
+  const queue = await createQueue({ database, mailer, renderer });
+  return { database, db: database.db, queue, mailer, renderer, baseUrl: options.baseUrl };
+}
+
+/** Stops the queue (jobs in hand finish), then closes the renderer and the database. */
+export async function closeServices(services: Pick<AppServices, "queue" | "renderer" | "database">): Promise<void> {
+  await services.queue.stop().catch(() => {});
+  await services.renderer.close();
+  await services.database.close().catch(() => {});
+}
+
+/** A web process holds Node (~150 MB) and, once it has printed, a Chromium (~900 MB at peak). */
+const MEMORY_PER_WEB_PROCESS = 1024 ** 3;
+
+/**
+ * How many web processes to run. The embedded PGlite database belongs to the one process that
+ * opened it, so with it there is one (asking for more is refused). With PostgreSQL the default is
+ * one per core, fewer if the memory would not hold a renderer in each.
+ */
+export function webConcurrency(
+  config: Pick<Env, "WEB_CONCURRENCY" | "DATABASE_URL">,
+  host: { cores: number; memoryBytes: number },
+): { processes: number; reason: string } {
+  if (!config.DATABASE_URL) {
+    if ((config.WEB_CONCURRENCY ?? 1) > 1) {
+      throw new Error(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY} needs PostgreSQL (DATABASE_URL): the embedded PGlite database belongs to one process.`);
+    }
+    return { processes: 1, reason: "embedded PGlite belongs to one process" };
+  }
+  if (config.WEB_CONCURRENCY) return { processes: config.WEB_CONCURRENCY, reason: "WEB_CONCURRENCY" };
+  const byMemory = Math.max(1, Math.floor(host.memoryBytes / MEMORY_PER_WEB_PROCESS));
+  const processes = Math.max(1, Math.min(host.cores, byMemory));
+  return { processes, reason: processes < host.cores ? `${host.cores} cores, memory for ${byMemory}` : `one per core (${host.cores})` };
 }

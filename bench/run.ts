@@ -3,12 +3,9 @@
  * DATABASE_URL is set (a fresh database, dropped afterwards), else embedded PGlite, and writes
  * docs/performance.md with the machine and date. Needs `npm run build` first.
  */
-import { execFile, spawn } from "node:child_process";
-import { promisify } from "node:util";
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-
-const execFileAsync = promisify(execFile);
 import os from "node:os";
 import { seedDemo } from "../db/seed/demo";
 import { loadLocalities } from "../db/seed/localities";
@@ -30,20 +27,8 @@ import { createMailer } from "../app/modules/mail/mailer.server";
 import { runJob } from "../queues/queue.server";
 import type { JobName } from "../queues/definitions";
 import { cloneConsignment, fillConsignments } from "./fixtures";
-
-interface Stats {
-  n: number;
-  p50: number;
-  p95: number;
-  max: number;
-  perSecond: number;
-}
-
-function stats(samples: number[], wallMs: number): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { n: samples.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1)!, perSecond: (samples.length / wallMs) * 1000 };
-}
+import { loadFrom, medianOfThree, stats, type Stats } from "./measure";
+import { benchWebProcesses, webProcessesSection } from "./processes";
 
 /** Latencies of `n` runs of a synchronous or asynchronous function, in process. */
 async function inProcess(n: number, fn: (i: number) => unknown): Promise<Stats> {
@@ -55,17 +40,6 @@ async function inProcess(n: number, fn: (i: number) => unknown): Promise<Stats> 
     samples.push(performance.now() - t);
   }
   return stats(samples, performance.now() - started);
-}
-
-/**
- * Runs `total` HTTP calls with `concurrency` callers from a separate process (bench/load.mjs),
- * so the server in this process keeps a core of its own.
- */
-async function loadFrom(spec: { url?: string; urls?: string[]; method?: string; headers?: Record<string, string>; body?: string; total: number; concurrency: number; expect?: [number, number] }): Promise<Stats> {
-  // asynchronous: a synchronous child would stop this process, and the server in it, from answering
-  const { stdout } = await execFileAsync(process.execPath, [path.join(import.meta.dirname, "load.mjs"), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 });
-  const { samples, wallMs } = JSON.parse(stdout) as { samples: number[]; wallMs: number };
-  return stats(samples, wallMs);
 }
 
 /** Runs `total` calls with `concurrency` callers; returns each call's latency in ms. */
@@ -191,13 +165,13 @@ try {
   await rateShops(4000, 20);
   // this machine's speed drifts by a third within minutes (it shares its host): three runs, and
   // the one with the median p95 is the row; all three p95s are in the text
-  const rateShopRuns = [await rateShops(2000, 20), await rateShops(2000, 20), await rateShops(2000, 20)];
+  const { median: rateShopMedian, runs: rateShopRuns } = await medianOfThree(() => rateShops(2000, 20));
   const rating: Array<[string, Stats]> = [
     ["rate shop in process (engine only): 10 services, 3 lines", await inProcess(20_000, () => rate(engineInput))],
     ["rate shop in process (service: reads + engine): 10 services, 3 lines", await inProcess(300, () => rateConsignment(server.db, despatcher, ratingPayload))],
     [
       "POST /api/carrier_selection over HTTP, 20 callers (separate process): the median of three runs",
-      [...rateShopRuns].sort((a, b) => a.p95 - b.p95)[1]!,
+      rateShopMedian,
     ],
     ["locality search in process (full AU, US, NZ data), 1,000 queries", await inProcess(1000, (i) => searchLocalities(server.db, localityQuery(i)))],
     [
@@ -327,6 +301,11 @@ try {
     ["GET /consignments/complete/last_7_days (Ready to despatch), 1 caller (separate process)", await page("/consignments/complete/last_7_days?site=all")],
   ];
 
+  // the same server as `npm start` runs it, with 1 and with 2 web processes (several need PostgreSQL)
+  const webProcesses = server.test.database.url
+    ? await benchWebProcesses(server.test.database.url, { cookie: client.cookie, ratingBody: JSON.stringify(ratingPayload), listPath: "/consignments/metadata/today?site=all" })
+    : null;
+
   const results: Array<[string, Stats]> = [
     [
       "sign-in (POST /users/sign_in, argon2id verify + session), 1 caller",
@@ -366,8 +345,9 @@ try {
     "",
     "Rows marked (separate process) load the server from another Node process (bench/load.mjs),",
     "without compression, so the server has one core and the caller the other; the other rows share",
-    "the server's process. The server is one Node process: its throughput is bounded by one core, and",
-    "with 20 callers each waits for the 19 ahead of it, so p95 is roughly 20 / (calls per second).",
+    "the server's process. Except under \"Web processes\", the server is one Node process (the bench's own):",
+    "its throughput is bounded by one core, and with 20 callers each waits for the 19 ahead of it, so p95",
+    "is roughly 20 / (calls per second).",
     "",
     "## Rating",
     "",
@@ -472,6 +452,7 @@ try {
     "`npx tsx bench/consignment-list.ts` measures the list's queries alone, including 100,000 consignments crowded into 30 days.",
     "",
   );
+  lines.push(...webProcessesSection(webProcesses));
   writeFileSync("docs/performance.md", lines.join("\n"));
   console.log(lines.join("\n"));
 } finally {

@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -8,6 +7,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { PROJECT_ROOT } from "./paths";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -29,8 +29,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const MIGRATIONS_FOLDER = path.resolve(here, "migrations");
+export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, "db/migrations");
 
 /**
  * Opens PostgreSQL through postgres.js when a URL is given, else the embedded PGlite
@@ -53,7 +52,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string } =
       close: () => client.end({ timeout: 5 }),
     };
   }
-  const dataDir = options.dataDir ?? path.resolve(here, "..", "data", "pglite");
+  const dataDir = options.dataDir ?? path.join(PROJECT_ROOT, "data/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;

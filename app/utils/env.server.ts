@@ -7,6 +7,8 @@ const schema = z.object({
   // the demo runs as QA so that its QA-only features (cancellation) are on; a live install sets production
   APP_ENV: z.enum(["development", "qa", "uat", "production"]).default("qa"),
   PORT: z.coerce.number().int().positive().default(3000),
+  /** web processes sharing PORT; unset: one per core with DATABASE_URL (memory allowing), one with PGlite */
+  WEB_CONCURRENCY: z.coerce.number().int().positive().optional(),
   DATABASE_URL: z.string().url().optional(),
   PGLITE_DIR: z.string().optional(),
   SMTP_URL: z.string().optional(),

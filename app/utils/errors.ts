@@ -26,9 +26,11 @@ const STATUS: Record<ErrorCode, number> = {
 export type FieldErrors = Record<string, string[]>;
 
 /**
- * The server (server.ts, loaded by tsx) and the Remix build each hold a copy of the modules, so an
- * error thrown by a service of the load context (queue, mailer, renderer) is an instance of the
- * other copy's class. A registered symbol marks the class instead, so `instanceof` holds for both.
+ * The server takes its modules from the Remix build, so in production each class exists once
+ * (docs/decisions/010). A test process does hold two copies: the test files import the sources,
+ * while the app they start runs the build, and a test may hand the app a service of its own (a
+ * renderer that cannot start) or check an error the app threw. A registered symbol marks the
+ * class, so `instanceof` holds across both copies.
  */
 export function brandedError(name: string) {
   const brand = Symbol.for(`freightdesk.${name}`);

@@ -7,13 +7,12 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { count, eq } from "drizzle-orm";
 import type { DbOrTx } from "../client.server";
+import { PROJECT_ROOT } from "../paths";
 import { localities, type Country } from "../schema";
 
 const require = createRequire(import.meta.url);
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 type LocalityInsert = typeof localities.$inferInsert;
 
@@ -89,7 +88,7 @@ export function usLocalities(): LocalityInsert[] {
 }
 
 export function newZealandLocalities(): LocalityInsert[] {
-  const text = readFileSync(path.join(here, "data/nz-localities.csv"), "utf8");
+  const text = readFileSync(path.join(PROJECT_ROOT, "db/seed/data/nz-localities.csv"), "utf8");
   const [header, ...lines] = text.trim().split(/\r?\n/);
   const cols = header!.split(",");
   return lines.map((line) => {

@@ -1,12 +1,9 @@
-import { existsSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
-import { createMailer } from "../../app/modules/mail/mailer.server";
-import { createQueue, type JobQueue } from "../../queues/queue.server";
+import type { JobQueue } from "../../queues/queue.server";
 import { createApp, type AppOptions } from "../../server/app";
-import { createRenderer, type Renderer } from "../../app/modules/printing/renderer.server";
+import { loadBuild } from "../../server/build";
+import type { Renderer } from "../../app/modules/printing/renderer.server";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -27,16 +24,17 @@ type ServeOptions = { rateLimit?: number } & Pick<AppOptions, "appUrl" | "trustP
 
 /**
  * The real app (Express, CSP, rate limit, Remix build, modules) on a random local port, over a
- * fresh database. Needs `npm run build` first (the test command does it).
+ * fresh database. Needs `npm run build` first (the test command does it). The services are made
+ * by the build, as the server makes them, so the app and its services share one copy of each
+ * module (a test file's own imports are a second copy: hence the brand on the error classes).
  */
 export async function startTestServer(options: { rateLimit?: number; work?: boolean } & ServeOptions = {}): Promise<TestServer> {
+  const { entry } = await loadBuild(root);
   const test = await createTestDatabase();
   const { database } = test;
-  const mailer = createMailer(database.db, { from: "test@freightdesk.local" });
-  const renderer = createRenderer();
-  const queue = await createQueue({ database, mailer, renderer });
+  const services = await entry.createServices(database, { baseUrl: "http://localhost", mailFrom: "test@freightdesk.local" });
+  const { queue, renderer } = services;
   if (options.work) await queue.work();
-  const services = { database, db: database.db, queue, mailer, baseUrl: "http://localhost", renderer };
   const app = await serveApp(services, options).catch(async (e: unknown) => {
     await queue.stop();
     await test.drop();
@@ -63,9 +61,7 @@ export async function startTestServer(options: { rateLimit?: number; work?: bool
  * server's database, say, with a renderer that cannot start.
  */
 export async function serveApp(services: AppOptions["services"], options: ServeOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
-  const buildPath = path.join(root, "build/index.js");
-  if (!existsSync(buildPath)) throw new Error("No Remix build: run `npm run build` before the integration tests.");
-  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const { build } = await loadBuild(root);
   const app = createApp({
     build,
     services,
@@ -81,6 +77,15 @@ export async function serveApp(services: AppOptions["services"], options: ServeO
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   };
+}
+
+/** A port nothing listens on now, for a server started in another process. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => probe.once("listening", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** A tiny cookie-keeping HTTP client, as a browser or script would call the app. */
