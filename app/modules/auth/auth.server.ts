@@ -16,7 +16,7 @@ import {
   signInSchema,
   type SignInInput,
 } from "./schemas";
-import { createSession, destroyUserSessions } from "./sessions.server";
+import { createSession, destroySession, destroyUserSessions, readSessionToken } from "./sessions.server";
 import { newToken, tokenDigest } from "./tokens.server";
 import { parseOrThrow } from "../../utils/validation";
 
@@ -26,6 +26,8 @@ export const SIGN_IN_AUDIT_RETENTION_DAYS = 90;
 export interface ClientInfo {
   ip?: string | null;
   userAgent?: string | null;
+  /** the session token the browser still holds, ended at a successful sign-in */
+  previousToken?: string | null;
 }
 
 export interface SignedIn {
@@ -63,7 +65,9 @@ export async function signIn(db: DbOrTx, input: SignInInput, client: ClientInfo 
     await audit(false, "disabled");
     throw new AppError("unauthenticated", DISABLED_SIGN_IN);
   }
-  const token = await createSession(db, user.id, { rememberMe: input.remember_me, ...client });
+  const token = await createSession(db, user.id, { rememberMe: input.remember_me, ip: client.ip, userAgent: client.userAgent });
+  // the browser's earlier session ends here, so a cookie copied before this sign-in is worthless
+  if (client.previousToken) await destroySession(db, client.previousToken);
   await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
   await audit(true);
   return { userId: user.id, token, rememberMe: input.remember_me };
@@ -97,39 +101,47 @@ export function clientInfo(request: Request): ClientInfo {
   return {
     ip: request.headers.get("x-client-ip") ?? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null,
     userAgent: request.headers.get("user-agent"),
+    previousToken: readSessionToken(request),
   };
 }
 
 /**
  * Starts a password reset. Always answers the same message, whether or not the user exists,
- * so the form cannot be used to discover accounts.
+ * so the form cannot be used to discover accounts; and both cases cost the same: a token is made
+ * and hashed and one statement runs (it stores the token only if the user exists), and the e-mail
+ * is sent after the answer (`mail`, for whoever wants to wait for it), so the answer's timing
+ * says nothing of the address.
  */
 export async function requestPasswordReset(
   db: DbOrTx,
   mailer: Mailer,
   raw: unknown,
   baseUrl: string,
-): Promise<{ message: string }> {
+): Promise<{ message: string; mail: Promise<void> }> {
   const { email } = parseOrThrow(forgotPasswordSchema, raw);
-  const [user] = await db
-    .select({ id: users.id, email: users.email, fullName: users.fullName, disabled: users.disabled })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
-  if (user && !user.disabled) {
-    const token = newToken();
-    await db.insert(passwordResetTokens).values({
-      id: tokenDigest(token),
-      userId: user.id,
-      expiresAt: new Date(Date.now() + RESET_TOKEN_HOURS * 3600_000),
-    });
-    const link = `${baseUrl.replace(/\/$/, "")}/reset_password?token=${encodeURIComponent(token)}`;
-    await mailer.send({
-      to: user.email,
-      subject: "Reset your password",
-      text: `Hello ${user.fullName},\n\nSomeone asked to reset the password of your account. To choose a new password, open:\n\n${link}\n\nThe link works once and expires in ${RESET_TOKEN_HOURS} hours. If you did not ask for this, ignore this e-mail; your password stays as it is.\n`,
-    });
-  }
-  return { message: forgotPasswordMessage(email) };
+  const token = newToken();
+  const expiresAt = new Date(Date.now() + RESET_TOKEN_HOURS * 3600_000);
+  const result = (await db.execute(sql`
+    WITH target AS (
+      SELECT ${users.id} AS id, ${users.email} AS email, ${users.fullName} AS full_name FROM ${users}
+      WHERE lower(${users.email}) = ${email.toLowerCase()} AND NOT ${users.disabled}
+    ), stored AS (
+      INSERT INTO ${passwordResetTokens} (id, user_id, expires_at)
+      SELECT ${tokenDigest(token)}, id, ${expiresAt.toISOString()}::timestamptz FROM target
+    )
+    SELECT email, full_name FROM target`)) as unknown as { rows?: unknown[] } | unknown[];
+  const [user] = (Array.isArray(result) ? result : (result.rows ?? [])) as { email: string; full_name: string }[];
+  const link = `${baseUrl.replace(/\/$/, "")}/reset_password?token=${encodeURIComponent(token)}`;
+  const mail = user
+    ? mailer
+        .send({
+          to: user.email,
+          subject: "Reset your password",
+          text: `Hello ${user.full_name},\n\nSomeone asked to reset the password of your account. To choose a new password, open:\n\n${link}\n\nThe link works once and expires in ${RESET_TOKEN_HOURS} hours. If you did not ask for this, ignore this e-mail; your password stays as it is.\n`,
+        })
+        .catch((error: unknown) => console.error("[mail] password reset e-mail failed:", error))
+    : Promise.resolve();
+  return { message: forgotPasswordMessage(email), mail };
 }
 
 /** Sets a new password from a reset link, ends every session, and clears a forced reset. */
