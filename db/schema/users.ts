@@ -39,7 +39,10 @@ export const users = pgTable(
     authenticationToken: text("authentication_token"),
     uuid: text("uuid").notNull().default(sql`gen_random_uuid()::text`),
     zendeskId: text("zendesk_id"),
+    /** set when failed sign-ins lock the account; the lock lasts LOCK_MINUTES (app/modules/auth/limits.ts) */
     lockedAt: timestamp("locked_at", { withTimezone: true }),
+    /** failed sign-ins since the last successful one or the last lock's end */
+    failedSignIns: integer("failed_sign_ins").notNull().default(0),
     disabled: boolean("disabled").notNull().default(false),
     canBook: boolean("can_book").notNull().default(false),
     canEditRecipients: boolean("can_edit_recipients").notNull().default(false),

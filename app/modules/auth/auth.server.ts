@@ -3,7 +3,10 @@ import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, passwordResetTokens, signInAudits, users } from "../../../db/schema";
-import { AppError } from "../../utils/errors";
+import { AppError, notFound } from "../../utils/errors";
+import type { CurrentUser } from "./current-user.server";
+import { LOCK_AFTER_FAILURES, LOCK_MINUTES, LOCKED_SIGN_IN, isLocked } from "./limits";
+import { isAdmin } from "./roles";
 import type { Mailer } from "../mail/mailer.server";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./password.server";
 import {
@@ -38,9 +41,13 @@ export interface SignedIn {
 
 /**
  * Checks an e-mail and password and opens a session. Unknown e-mail and wrong password give
- * the same message and take the same time; every attempt is audited.
+ * the same message and take the same time; every attempt is audited. LOCK_AFTER_FAILURES wrong
+ * passwords in a row lock the account for LOCK_MINUTES (a locked account is refused even with the
+ * right password); a successful sign-in clears the count.
  */
 export async function signIn(db: DbOrTx, input: SignInInput, client: ClientInfo = {}): Promise<SignedIn> {
+  const now = new Date();
+  const email = input.email.toLowerCase();
   const [user] = await db
     .select({
       id: users.id,
@@ -51,26 +58,66 @@ export async function signIn(db: DbOrTx, input: SignInInput, client: ClientInfo 
     })
     .from(users)
     .innerJoin(customers, eq(customers.id, users.customerId))
-    .where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`);
+    .where(sql`lower(${users.email}) = ${email}`);
 
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
   const audit = (success: boolean, reason?: string) =>
-    db.insert(signInAudits).values({ email: input.email.toLowerCase(), userId: user?.id ?? null, success, reason, ip: client.ip });
+    db.insert(signInAudits).values({ email, userId: user?.id ?? null, success, reason, ip: client.ip });
 
-  if (!user || !passwordOk) {
-    await audit(false, user ? "bad_password" : "unknown_email");
-    throw new AppError("unauthenticated", INVALID_SIGN_IN);
+  if (user && isLocked(user.lockedAt, now)) {
+    await audit(false, "locked");
+    throw new AppError("unauthenticated", LOCKED_SIGN_IN);
   }
-  if (user.disabled || user.lockedAt || user.customerDisabled) {
+  if (!user || !passwordOk) {
+    // the same statement for an unknown e-mail (it changes nothing), so both cost the same
+    const lockedNow = await countFailure(db, email, now);
+    await audit(false, !user ? "unknown_email" : lockedNow ? "locked_now" : "bad_password");
+    throw new AppError("unauthenticated", lockedNow ? LOCKED_SIGN_IN : INVALID_SIGN_IN);
+  }
+  if (user.disabled || user.customerDisabled) {
     await audit(false, "disabled");
     throw new AppError("unauthenticated", DISABLED_SIGN_IN);
   }
   const token = await createSession(db, user.id, { rememberMe: input.remember_me, ip: client.ip, userAgent: client.userAgent });
   // the browser's earlier session ends here, so a cookie copied before this sign-in is worthless
   if (client.previousToken) await destroySession(db, client.previousToken);
-  await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  await db.update(users).set({ lastSignInAt: now, failedSignIns: 0, lockedAt: null }).where(eq(users.id, user.id));
   await audit(true);
   return { userId: user.id, token, rememberMe: input.remember_me };
+}
+
+/**
+ * Counts a failed sign-in against the account of `email` in one statement (so concurrent failures
+ * cannot each read the same count and all stay under the limit), and locks it at the
+ * LOCK_AFTER_FAILURES-th. A lock that has run out starts the count again. Answers whether the
+ * account is locked now.
+ */
+async function countFailure(db: DbOrTx, email: string, now: Date): Promise<boolean> {
+  const expired = new Date(now.getTime() - LOCK_MINUTES * 60_000);
+  const count = sql`CASE WHEN ${users.lockedAt} IS NOT NULL AND ${users.lockedAt} <= ${expired.toISOString()}::timestamptz THEN 1 ELSE ${users.failedSignIns} + 1 END`;
+  const [row] = await db
+    .update(users)
+    .set({
+      failedSignIns: count,
+      lockedAt: sql`CASE WHEN ${count} >= ${LOCK_AFTER_FAILURES} THEN ${now.toISOString()}::timestamptz ELSE NULL END`,
+    })
+    .where(sql`lower(${users.email}) = ${email}`)
+    .returning({ lockedAt: users.lockedAt });
+  return isLocked(row?.lockedAt, now);
+}
+
+/**
+ * Ends a lock before its time (an administrator of the user's customer: the provider's staff
+ * working in it); 404 for a user of another customer.
+ */
+export async function unlockUser(db: DbOrTx, actor: CurrentUser, userId: number): Promise<void> {
+  if (!isAdmin(actor)) throw new AppError("forbidden", "Only an administrator can unlock a user");
+  const [row] = await db
+    .update(users)
+    .set({ lockedAt: null, failedSignIns: 0, updatedAt: new Date() })
+    .where(and(eq(users.id, userId), eq(users.customerId, actor.customer.id)))
+    .returning({ id: users.id });
+  if (!row) throw notFound("User");
 }
 
 /** remix-auth strategy: reads the login form (or the JSON body of POST /users/sign_in). */

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, sessions, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
 import type { RoleName } from "../../../db/schema/users";
+import { isLocked } from "./limits";
 import { isAdmin, type AccessSubject } from "./roles";
 import { preparedFor } from "../../utils/prepared.server";
 
@@ -176,7 +177,7 @@ export async function loadSessionWithUser(
 
 function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRow): CurrentUser | null {
   // disabled or locked users, and users of a disabled customer, have no access (sessions or tokens)
-  if (user.disabled || user.lockedAt || homeCustomer.disabled) return null;
+  if (user.disabled || isLocked(user.lockedAt) || homeCustomer.disabled) return null;
   const options = user.options ?? {};
   return {
     id: user.id,
