@@ -56,7 +56,7 @@ export function createApp(options: AppOptions) {
   });
   app.use(contentSecurityPolicy());
   app.use(compression());
-  app.use(signInRateLimiter(options.rateLimit));
+  app.use(signInRateLimiter({ ...options.rateLimit, db: options.services.db }));
   app.use("/build", express.static(path.join(options.root, "public/build"), { immutable: true, maxAge: "1y" }));
   // public/ holds only the favicon besides build/: serving it by name spares every other request a
   // file-system stat (measured at 8% of the server's time under load)

@@ -1,6 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
+import type { DbOrTx } from "../db/client.server";
 import { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "../app/modules/auth/limits";
+import { SignInAttemptStore } from "../app/modules/auth/sign-in-counts.server";
 
 export { TOO_MANY_ATTEMPTS };
 
@@ -22,9 +24,13 @@ const MESSAGE_PAGES = /^\/(login|forgot_password|reset_password)(\.data)?\/?$/i;
  * Over the limit, the JSON routes (/users/*) answer 429 `{ errors: { base: [message] } }`; the
  * sign-in pages are let through marked (SIGN_IN_LIMITED_HEADER) and their actions refuse with the
  * message in the page (a plain 429 body there broke the page's single-fetch decoding).
+ *
+ * With `db` the counts are kept in the database, shared by every web process; without it (a unit
+ * test's bare Express app) in this process's memory.
  */
-export function signInRateLimiter(options: { limit: number; windowMs: number }) {
+export function signInRateLimiter(options: { limit: number; windowMs: number; db?: DbOrTx }) {
   const limiter = rateLimit({
+    ...(options.db ? { store: new SignInAttemptStore(options.db) } : {}),
     windowMs: options.windowMs,
     limit: options.limit,
     standardHeaders: "draft-8",

@@ -121,6 +121,16 @@ export const passwordResetTokens = pgTable(
 );
 
 /** One row per sign-in attempt, kept 90 days for security review, then removed by the cleanup job. */
+/**
+ * Failed sign-in attempts per client address in the current window (server/sign-in-limits.ts),
+ * in the database so that every web process counts toward one limit.
+ */
+export const signInAttemptCounts = pgTable("sign_in_attempt_counts", {
+  key: text("key").primaryKey(),
+  hits: integer("hits").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+});
+
 export const signInAudits = pgTable(
   "sign_in_audits",
   {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../../db/schema";
+import { signInAttemptCounts, users } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createUser } from "../../db/seed/factories";
 import { LOCKED_SIGN_IN, LOCK_AFTER_FAILURES, SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "../../app/modules/auth/limits";
@@ -26,8 +26,12 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A fresh app (its own limiter: a "new address") over the same database, with the production limit. */
+/**
+ * A fresh address: the counts (kept in the database) start again, and a fresh app serves it.
+ * Tests here run one after another, all from 127.0.0.1.
+ */
 async function freshAddress() {
+  await server.db.delete(signInAttemptCounts);
   const app = await serveApp(server.services, { rateLimit: LIMIT });
   opened.push(app);
   return app.url;
@@ -74,6 +78,19 @@ describe("the per-address limit counts failures only", () => {
       headers: { [SIGN_IN_LIMITED_HEADER]: "1" },
     });
     expect(res.status).toBe(302);
+  });
+
+  it("one count for every web process: failures through two processes add up", async () => {
+    await freshAddress();
+    const one = await serveApp(server.services, { rateLimit: LIMIT });
+    const two = await serveApp(server.services, { rateLimit: LIMIT });
+    opened.push(one, two);
+    for (let i = 0; i < LIMIT / 2; i++) {
+      expect((await new Client(one.url).signIn(`nobody${i}@example.com`, WRONG)).status).toBe(401);
+      expect((await new Client(two.url).signIn(`ghost${i}@example.com`, WRONG)).status).toBe(401);
+    }
+    expect((await new Client(one.url).signIn("despatcher@example.com")).status).toBe(429);
+    expect((await new Client(two.url).signIn("despatcher@example.com")).status).toBe(429);
   });
 });
 
