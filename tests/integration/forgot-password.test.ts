@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { passwordResetTokens } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { passwordResetTokens, signInAudits } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createUser } from "../../db/seed/factories";
 import type { Mailer, MailMessage } from "../../app/modules/mail/mailer.server";
@@ -78,6 +79,13 @@ describe("forgot password costs the same for a known and an unknown address", ()
     expect(unknown.sent).toEqual([]);
     expect(disabled.sent).toEqual([]);
     expect((await test.database.db.select().from(passwordResetTokens)).length).toBe(before + 1);
+    // every path writes (its audit row), so none skips a commit's flush
+    const audits = await test.database.db.select().from(signInAudits).where(eq(signInAudits.reason, "password_reset_request")).orderBy(signInAudits.id);
+    expect(audits.map((a) => [a.email, a.success])).toEqual([
+      ["admin@example.com", true],
+      ["ghost@example.com", false],
+      ["disabled@example.com", false],
+    ]);
   });
 
   it("the link mailed is the token stored (its digest), for the real user only", async () => {

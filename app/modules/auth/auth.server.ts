@@ -155,15 +155,17 @@ export function clientInfo(request: Request): ClientInfo {
 /**
  * Starts a password reset. Always answers the same message, whether or not the user exists,
  * so the form cannot be used to discover accounts; and both cases cost the same: a token is made
- * and hashed and one statement runs (it stores the token only if the user exists), and the e-mail
- * is sent after the answer (`mail`, for whoever wants to wait for it), so the answer's timing
- * says nothing of the address.
+ * and hashed, and one statement writes (the request's audit row always, the token only if the user
+ * exists: a write in both, as a commit's flush was most of the measured difference), and the
+ * e-mail is sent after the answer (`mail`, for whoever wants to wait for it), so the answer's
+ * timing says nothing of the address.
  */
 export async function requestPasswordReset(
   db: DbOrTx,
   mailer: Mailer,
   raw: unknown,
   baseUrl: string,
+  client: ClientInfo = {},
 ): Promise<{ message: string; mail: Promise<void> }> {
   const { email } = parseOrThrow(forgotPasswordSchema, raw);
   const token = newToken();
@@ -175,6 +177,9 @@ export async function requestPasswordReset(
     ), stored AS (
       INSERT INTO ${passwordResetTokens} (id, user_id, expires_at)
       SELECT ${tokenDigest(token)}, id, ${expiresAt.toISOString()}::timestamptz FROM target
+    ), audited AS (
+      INSERT INTO ${signInAudits} (email, user_id, success, reason, ip)
+      SELECT ${email.toLowerCase()}, (SELECT id FROM target), EXISTS (SELECT 1 FROM target), 'password_reset_request', ${client.ip ?? null}
     )
     SELECT email, full_name FROM target`)) as unknown as { rows?: unknown[] } | unknown[];
   const [user] = (Array.isArray(result) ? result : (result.rows ?? [])) as { email: string; full_name: string }[];

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Field, FormErrors } from "~/components/Field";
-import { requestPasswordReset } from "~/modules/auth/auth.server";
+import { clientInfo, requestPasswordReset } from "~/modules/auth/auth.server";
 import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { forgotPasswordSchema } from "~/modules/auth/schemas";
 
@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
   if (signInLimited(request)) return data({ result: submission.reply({ formErrors: [TOO_MANY_ATTEMPTS] }), message: null }, { status: 429 });
   if (submission.status !== "success") return { result: submission.reply(), message: null };
-  const { message } = await requestPasswordReset(context.db, context.mailer, submission.value, context.baseUrl);
+  const { message } = await requestPasswordReset(context.db, context.mailer, submission.value, context.baseUrl, clientInfo(request));
   return { result: submission.reply({ resetForm: true }), message };
 }
 
