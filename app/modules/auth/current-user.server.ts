@@ -3,7 +3,6 @@ import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, sessions, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
 import type { RoleName } from "../../../db/schema/users";
-import { isLocked } from "./limits";
 import { isAdmin, type AccessSubject } from "./roles";
 import { preparedFor } from "../../utils/prepared.server";
 
@@ -115,7 +114,6 @@ const statements = preparedFor((db) => {
     customerId: users.customerId,
     defaultSiteId: users.defaultSiteId,
     disabled: users.disabled,
-    lockedAt: users.lockedAt,
   };
   const customer = {
     id: customers.id,
@@ -176,8 +174,9 @@ export async function loadSessionWithUser(
 }
 
 function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRow): CurrentUser | null {
-  // disabled or locked users, and users of a disabled customer, have no access (sessions or tokens)
-  if (user.disabled || isLocked(user.lockedAt) || homeCustomer.disabled) return null;
+  // disabled users and users of a disabled customer have no access (sessions or tokens); a sign-in
+  // lock refuses new sign-ins only, so a stranger's wrong guesses cannot sign the user out
+  if (user.disabled || homeCustomer.disabled) return null;
   const options = user.options ?? {};
   return {
     id: user.id,
