@@ -4,35 +4,16 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { rateLimit } from "express-rate-limit";
+import { signInRateLimiter } from "./sign-in-limits";
 import helmet from "helmet";
 import type { AppServices } from "../app/services.server";
 import { bodyLimit } from "./body-limit";
 import { REFUSED } from "./refuse";
 import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
 
-/** Sign-in and password routes (and their single-fetch `.data` twins) share one rate limit per client. */
-export const SIGN_IN_PATHS = /^\/(login|forgot_password|reset_password|users\/(sign_in|forgot_password|edit))(\.data)?\/?$/i;
-
-export const TOO_MANY_ATTEMPTS = "Too many attempts. Please wait a few minutes and try again.";
-
-export function signInRateLimiter(options: { limit: number; windowMs: number }) {
-  return rateLimit({
-    windowMs: options.windowMs,
-    limit: options.limit,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    skip: (req) => req.method === "GET" || req.method === "HEAD" || !SIGN_IN_PATHS.test(req.path),
-    handler: (req: Request, res: Response) => {
-      res.status(429);
-      if (req.path.toLowerCase().startsWith("/users/") || req.get("accept")?.includes("application/json")) {
-        res.json({ errors: { base: [TOO_MANY_ATTEMPTS] } });
-      } else {
-        res.type("html").send(`<!doctype html><title>Too many attempts</title><p>${TOO_MANY_ATTEMPTS}</p><p><a href="/login">Back to sign in</a></p>`);
-      }
-    },
-  });
-}
+// the sign-in limits live in sign-in-limits.ts (their tests import them from here too)
+export { SIGN_IN_PATHS, TOO_MANY_ATTEMPTS } from "./sign-in-limits";
+export { signInRateLimiter };
 
 export function contentSecurityPolicy() {
   return helmet({
@@ -96,7 +77,7 @@ export function createApp(options: AppOptions) {
   app.use(bodyLimit());
   app.use(contentSecurityPolicy());
   app.use(compression());
-  app.use(signInRateLimiter(options.rateLimit));
+  app.use(signInRateLimiter({ ...options.rateLimit, db: options.services.db }));
   app.use("/build", express.static(path.join(options.root, "public/build"), { immutable: true, maxAge: "1y" }));
   // public/ holds only the favicon besides build/: serving it by name spares every other request a
   // file-system stat (measured at 8% of the server's time under load)

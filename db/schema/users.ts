@@ -39,7 +39,10 @@ export const users = pgTable(
     authenticationToken: text("authentication_token"),
     uuid: text("uuid").notNull().default(sql`gen_random_uuid()::text`),
     zendeskId: text("zendesk_id"),
+    /** set when failed sign-ins lock the account; the lock lasts LOCK_MINUTES (app/modules/auth/limits.ts) */
     lockedAt: timestamp("locked_at", { withTimezone: true }),
+    /** failed sign-ins since the last successful one or the last lock's end */
+    failedSignIns: integer("failed_sign_ins").notNull().default(0),
     disabled: boolean("disabled").notNull().default(false),
     canBook: boolean("can_book").notNull().default(false),
     canEditRecipients: boolean("can_edit_recipients").notNull().default(false),
@@ -118,6 +121,16 @@ export const passwordResetTokens = pgTable(
 );
 
 /** One row per sign-in attempt, kept 90 days for security review, then removed by the cleanup job. */
+/**
+ * Failed sign-in attempts per client address in the current window (server/sign-in-limits.ts),
+ * in the database so that every web process counts toward one limit.
+ */
+export const signInAttemptCounts = pgTable("sign_in_attempt_counts", {
+  key: text("key").primaryKey(),
+  hits: integer("hits").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+});
+
 export const signInAudits = pgTable(
   "sign_in_audits",
   {

@@ -58,11 +58,12 @@ describe("the current user load", () => {
     expect(stays.siteIds).toEqual([alpha]);
   });
 
-  it("has no user for a disabled or locked user, or one whose home customer is disabled (even when working elsewhere)", async () => {
+  it("has no user for a disabled user, or one whose home customer is disabled (even when working elsewhere); a sign-in lock does not end access", async () => {
     const disabled = await createUser(db, home.id, { disabled: true });
     const locked = await createUser(db, home.id, { lockedAt: new Date() });
     expect(await loadCurrentUser(db, disabled.id)).toBeNull();
-    expect(await loadCurrentUser(db, locked.id)).toBeNull();
+    // a lock refuses new sign-ins only: wrong guesses by someone else must not sign the user out
+    expect(await loadCurrentUser(db, locked.id)).not.toBeNull();
 
     const closedCustomer = await createCustomer(db);
     const staff = await createUser(db, closedCustomer.id, { role: "customer_service", currentCustomerId: other.id });
@@ -84,11 +85,11 @@ describe("the current user load", () => {
     expect((await loadSessionWithUser(db, tokenDigest(token)))!.user).toBeNull();
   });
 
-  it("loads an API caller by authentication token, and nothing for an unknown token or a locked user", async () => {
+  it("loads an API caller by authentication token, and nothing for an unknown token or a disabled user", async () => {
     const u = await createUser(db, home.id, { siteIds: [alpha], authenticationToken: "token-of-the-api-caller" });
     expect(await loadCurrentUserByToken(db, "token-of-the-api-caller")).toEqual(await loadCurrentUser(db, u.id));
     expect(await loadCurrentUserByToken(db, "token-of-nobody")).toBeNull();
-    await db.update(users).set({ lockedAt: new Date() }).where(eq(users.id, u.id));
+    await db.update(users).set({ disabled: true }).where(eq(users.id, u.id));
     expect(await loadCurrentUserByToken(db, "token-of-the-api-caller")).toBeNull();
   });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { TOO_MANY_ATTEMPTS, signInRateLimiter } from "../../server/app";
+import { SIGN_IN_LIMITED_HEADER } from "../../app/modules/auth/limits";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -59,7 +60,8 @@ describe("sign-in rate limit", () => {
   it("covers every sign-in and password route, including single-fetch .data posts", async () => {
     const app = express();
     app.use(signInRateLimiter({ limit: 1, windowMs: 60_000 }));
-    app.post("*", (_req, res) => res.json({ ok: true }));
+    // every attempt fails (a success is not counted); a page marked as limited answers 429 itself
+    app.post("*", (req, res) => res.status(req.headers[SIGN_IN_LIMITED_HEADER] ? 429 : 401).json({ ok: false }));
     const s = app.listen(0);
     await new Promise((r) => s.once("listening", r));
     const base = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
@@ -69,9 +71,9 @@ describe("sign-in rate limit", () => {
       for (const path of ["/login", "/LOGIN", "/login.data", "/forgot_password", "/reset_password", "/users/sign_in", "/Users/Sign_in", "/users/forgot_password", "/users/edit", "/users/edit.data"]) {
         statuses.push((await fetch(base + path, { method: "POST" })).status);
       }
-      expect(statuses).toEqual([200, 429, 429, 429, 429, 429, 429, 429, 429, 429]);
+      expect(statuses).toEqual([401, 429, 429, 429, 429, 429, 429, 429, 429, 429]);
       // other routes and GETs are never limited
-      expect((await fetch(`${base}/consignments`, { method: "POST" })).status).toBe(200);
+      expect((await fetch(`${base}/consignments`, { method: "POST" })).status).toBe(401);
     } finally {
       s.close();
     }

@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, passwordResetTokens, sessions, signInAudits, users } from "../../db/schema";
+import { jobs, passwordResetTokens, sessions, signInAttemptCounts, signInAudits, users } from "../../db/schema";
 import { createMailer } from "../../app/modules/mail/mailer.server";
 import { runJob } from "../../queues/queue.server";
 import { seedDemo } from "../../db/seed/demo";
@@ -51,13 +51,18 @@ describe("background jobs", () => {
       { email: "x@example.com", success: false, at: new Date(now - 91 * 86_400_000) },
       { email: "y@example.com", success: true, at: new Date(now - 89 * 86_400_000) },
     ]);
+    await server.db.insert(signInAttemptCounts).values([
+      { key: "203.0.113.1", hits: 4, resetAt: new Date(now - 1000) },
+      { key: "203.0.113.2", hits: 2, resetAt: new Date(now + 600_000) },
+    ]);
     const before = { sessions: await total(sessions), tokens: await total(passwordResetTokens), audits: await total(signInAudits) };
 
     const first = await server.queue.enqueue("maintenance.cleanup", {}, { userId, customerId: demo.acme.id });
     const firstResult = await waitForJob(c, first.jobId);
     expect(firstResult.status).toBe("complete");
     expect(firstResult.pct_complete).toBe(100);
-    expect(firstResult.info).toEqual({ sessions: 2, resetTokens: 1, signInAudits: 1 });
+    expect(firstResult.info).toEqual({ sessions: 2, resetTokens: 1, signInAudits: 1, attemptCounts: 1 });
+    expect((await server.db.select().from(signInAttemptCounts)).map((r) => r.key)).not.toContain("203.0.113.1");
     expect(firstResult.message).toBe("Removed 2 expired session(s), 1 reset link(s) and 1 old sign-in record(s).");
     const after = { sessions: await total(sessions), tokens: await total(passwordResetTokens), audits: await total(signInAudits) };
     expect(after).toEqual({ sessions: before.sessions - 2, tokens: before.tokens - 1, audits: before.audits - 1 });
@@ -65,7 +70,7 @@ describe("background jobs", () => {
     // the same job again: nothing left to remove, the same end state
     const second = await server.queue.enqueue("maintenance.cleanup", {}, { userId, customerId: demo.acme.id });
     const secondResult = await waitForJob(c, second.jobId);
-    expect(secondResult.info).toEqual({ sessions: 0, resetTokens: 0, signInAudits: 0 });
+    expect(secondResult.info).toEqual({ sessions: 0, resetTokens: 0, signInAudits: 0, attemptCounts: 0 });
     expect({ sessions: await total(sessions), tokens: await total(passwordResetTokens), audits: await total(signInAudits) }).toEqual(after);
     // the signed-in user's own session survived both runs
     expect((await c.json("/api/users/current")).status).toBe(200);

@@ -18,7 +18,9 @@ beforeAll(async () => {
   server = await startTestServer();
   demo = await seedDemo(server.db);
   carrierId = (await createCarrier(server.db, { code: "NUMCO", name: "Number Carrier" })).id;
-}, 60_000);
+  await loadLocalities(server.db);
+  await seedRatingDemo(server.db);
+}, 120_000);
 afterAll(() => server.close());
 
 const newAccount = (over: Parameters<typeof createCarrierAccount>[3] = {}) => createCarrierAccount(server.db, demo.sites.melbourne.id, carrierId, over);
@@ -79,8 +81,6 @@ describe("number allocation from a carrier account's range", () => {
 
 describe("PUT /api/consignments/{id}/allocate_without_printing", () => {
   it("numbers a complete consignment once; refuses an incomplete one and other customers", async () => {
-    await loadLocalities(server.db);
-    await seedRatingDemo(server.db);
     const [carton] = await server.db.select({ id: itemTypes.id }).from(itemTypes).where(eq(itemTypes.name, "Carton"));
     const client = new Client(server.url);
     await client.signIn("despatcher@example.com");
@@ -110,5 +110,54 @@ describe("PUT /api/consignments/{id}/allocate_without_printing", () => {
     const other = new Client(server.url);
     await other.signIn("tester@example.com");
     expect((await other.json(`/api/consignments/${created.id}/allocate_without_printing`, { method: "PUT" })).status).toBe(404);
+  });
+});
+
+describe("batch label prints (POST /print/labels?ids=)", () => {
+  it("8 concurrent batches with overlapping ids in any order all print, and no number or SSCC repeats", async () => {
+    const [carton] = await server.db.select({ id: itemTypes.id }).from(itemTypes).where(eq(itemTypes.name, "Carton"));
+    const client = new Client(server.url);
+    await client.signIn("despatcher@example.com");
+    const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const body = (n: number) => ({
+      site_code: "MEL",
+      reference: `BATCH-${n}`,
+      despatch_date: date,
+      sender_address: { name: "Melbourne DC", address_line_1: "1", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC" },
+      receiver_address: { name: "Brisbane Hardware", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" },
+      items: [{ quantity: 2, item_type_id: carton!.id, length: 40, width: 30, height: 30, weight_in_uom: 5 }],
+    });
+    const ids: number[] = [];
+    for (let n = 0; n < 6; n++) {
+      const created = await client.json<{ id: number }>("/api/consignments", { json: body(n) });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    // overlapping sets, each in its own order (the order a list's ticks happen to have)
+    const batches = [
+      [0, 1, 2, 3, 4, 5],
+      [5, 4, 3, 2, 1, 0],
+      [2, 0, 4],
+      [3, 5, 1],
+      [4, 1, 5, 0],
+      [1, 3, 0, 2],
+      [5, 2, 3],
+      [0, 4, 2, 5, 1],
+    ].map((set) => set.map((i) => ids[i]!));
+    const answers = await Promise.all(
+      batches.map(async (set) => {
+        const res = await client.request(`/print/labels?format=zpl&ids=${set.join(",")}`, { method: "POST" });
+        return { status: res.status, text: await res.text() };
+      }),
+    );
+    expect(answers.map((a) => (a.status === 200 ? 200 : `${a.status} ${a.text}`))).toEqual(batches.map(() => 200));
+
+    const printed = await Promise.all(ids.map((id) => client.json<{ consignment_number: string; items: { ssccs: string[] }[] }>(`/api/consignments/${id}`)));
+    const numbers = printed.map((p) => p.body.consignment_number);
+    const ssccs = printed.flatMap((p) => p.body.items.flatMap((i) => i.ssccs));
+    expect(numbers.every(Boolean)).toBe(true);
+    expect(new Set(numbers).size).toBe(ids.length);
+    expect(ssccs).toHaveLength(ids.length * 2);
+    expect(new Set(ssccs).size).toBe(ssccs.length);
   });
 });

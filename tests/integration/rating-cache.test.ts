@@ -4,7 +4,7 @@ import { carrierAccounts, carriers, fuelLevies, localities, rateLanes, ratingDat
 import { seedDemo } from "../../db/seed/demo";
 import { createCarrier, createCarrierAccount, createService, createSiteService } from "../../db/seed/factories";
 import { loadCurrentUser, type CurrentUser } from "../../app/modules/auth/current-user.server";
-import { rateConsignment } from "../../app/modules/rating/rating.server";
+import { rateWithCosts } from "../../app/modules/rating/rating.server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { MEL_TO_BNE, MEL_TO_BNE_LOCALITIES } from "../support/rating";
 
@@ -53,7 +53,7 @@ const payload = {
 
 /** The cache carrier's rate: its freight (buy) and its total. */
 async function cacheRate(on: typeof db = db) {
-  const res = await rateConsignment(on, user, payload);
+  const res = await rateWithCosts(on, user, payload);
   const r = res.carriers.find((c) => c.code === "CACHECO");
   if (!r) return null;
   const freight = r.rating_detail?.buy.find((l) => l.category === "freight_charge")?.amount ?? null;

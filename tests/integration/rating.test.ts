@@ -82,7 +82,7 @@ const hand = (carriers: Rate[]) => carriers.find((c) => c.code === "HANDCO")!;
 
 describe("POST /api/carrier_selection", () => {
   it("prices with the zones, lane, levy, markups and GST in force (worked by hand)", async () => {
-    const { status, body } = await rateAs("despatcher@example.com", payload());
+    const { status, body } = await rateAs("finance@example.com", payload());
     expect(status).toBe(200);
     const r = hand(body.carriers);
     // charge 20 kg (cube 0.048 m3 x 250 = 12 kg); freight 10 + 0.5 x 20 = 20; fuel 10 % = 2
@@ -111,7 +111,7 @@ describe("POST /api/carrier_selection", () => {
   });
 
   it("uses the card and levy in force on the despatch date", async () => {
-    const { body } = await rateAs("despatcher@example.com", payload({ despatch_date: "2026-12-02" }));
+    const { body } = await rateAs("finance@example.com", payload({ despatch_date: "2026-12-02" }));
     const r = hand(body.carriers);
     // 12 + 0.6 x 20 = 24; fuel 20 % = 4.80; sell (24 + 4.8) x 1.1 = 31.68
     expect(r.rating_detail.lane.effectiveFrom).toBe("2026-12-01");
@@ -121,7 +121,7 @@ describe("POST /api/carrier_selection", () => {
 
   it("applies the customer's surcharges: dangerous goods with fuel, remote tier 3 at 50 %", async () => {
     const { body } = await rateAs(
-      "despatcher@example.com",
+      "finance@example.com",
       payload({
         receiver_locality: "ALICE SPRINGS",
         receiver_postcode: "0870",

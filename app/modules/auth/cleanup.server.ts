@@ -1,15 +1,18 @@
 import type { DbOrTx } from "../../../db/client.server";
 import { deleteExpiredResetTokens, deleteOldSignInAudits } from "./auth.server";
 import { deleteExpiredSessions } from "./sessions.server";
+import { deleteExpiredAttemptCounts } from "./sign-in-counts.server";
 
 export interface CleanupResult {
   sessions: number;
   resetTokens: number;
   signInAudits: number;
+  attemptCounts: number;
 }
 
 /**
- * Removes expired sessions, expired reset links and sign-in audits past retention.
+ * Removes expired sessions, expired reset links, sign-in audits past retention and per-address
+ * attempt counts whose window is over.
  * Idempotent: a second run at the same moment finds nothing left to remove.
  */
 export async function runCleanup(
@@ -22,5 +25,6 @@ export async function runCleanup(
   const resetTokens = await deleteExpiredResetTokens(db, now);
   await progress(66, "Removed expired reset links");
   const signInAudits = await deleteOldSignInAudits(db, now);
-  return { sessions, resetTokens, signInAudits };
+  const attemptCounts = await deleteExpiredAttemptCounts(db, now);
+  return { sessions, resetTokens, signInAudits, attemptCounts };
 }

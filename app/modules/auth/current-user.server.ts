@@ -114,7 +114,6 @@ const statements = preparedFor((db) => {
     customerId: users.customerId,
     defaultSiteId: users.defaultSiteId,
     disabled: users.disabled,
-    lockedAt: users.lockedAt,
   };
   const customer = {
     id: customers.id,
@@ -175,8 +174,9 @@ export async function loadSessionWithUser(
 }
 
 function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRow): CurrentUser | null {
-  // disabled or locked users, and users of a disabled customer, have no access (sessions or tokens)
-  if (user.disabled || user.lockedAt || homeCustomer.disabled) return null;
+  // disabled users and users of a disabled customer have no access (sessions or tokens); a sign-in
+  // lock refuses new sign-ins only, so a stranger's wrong guesses cannot sign the user out
+  if (user.disabled || homeCustomer.disabled) return null;
   const options = user.options ?? {};
   return {
     id: user.id,

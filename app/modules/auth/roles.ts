@@ -38,6 +38,12 @@ export const isCustomerServiceRole = (u: AccessSubject) => u.role === "admin" ||
 
 export const isDevs = (u: AccessSubject) => u.role === "devs";
 
+/**
+ * The provider's buy price, lane and markups (docs/decisions/009): the provider's staff and finance
+ * users (can_reconcile) only; everyone else sees what they pay.
+ */
+export const canSeeBuyCosts = (u: AccessSubject) => isAdmin(u) || Boolean(u.canReconcile);
+
 /** Staff may switch customer and see the customer list on home. */
 export const canSwitchCustomer = isAdmin;
 

@@ -59,7 +59,7 @@ export async function createSession(
 
 /**
  * The signed-in user of a live session, or null, in one query (loadSessionWithUser). A session
- * ends at its expiry, when the user is disabled or locked or their customer disabled, and, unless
+ * ends at its expiry, when the user is disabled or their customer disabled, and, unless
  * it was started with "remember me", after the home customer's session_timeout minutes without a
  * request.
  */

@@ -21,7 +21,8 @@ import { forbiddenMessage } from "../auth/guard.server";
 import { findPlaces } from "../localities/localities.server";
 import { skippedLocalTimes, todayIn } from "../calendar/site-time";
 import { itemVolume, type Som } from "../rating/measure";
-import { rateConsignment } from "../rating/rating.server";
+import { rateWithCosts } from "../rating/rating.server";
+import { ratesForViewer } from "../rating/visibility";
 import type { Rate, RateResponse } from "../rating/engine";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
@@ -261,7 +262,7 @@ async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow): Promi
     cheapest_carrier_rate: hidden ? null : num(row.cheapestCarrierRate),
     cheapest_carrier_rate_excl_gst: hidden ? null : num(row.cheapestCarrierRateExclGst),
     carrier_selection_by: row.carrierSelectionBy,
-    rating_detail: hidden ? null : (row.ratingDetail ?? null),
+    rating_detail: hidden ? null : ratesForViewer(user, { rating_detail: row.ratingDetail ?? null }).rating_detail,
     options: row.options,
     manifest_id: row.manifestId,
     number_of_labels: row.numberOfLabels,
@@ -373,7 +374,8 @@ async function complete(
     return { errors, rate: null, response: null, serviceId: requested?.serviceId ?? existing?.serviceId ?? null };
   }
 
-  const response = await rateConsignment(
+  // stored whole (finance reads the buy side later); answers pass through ratesForViewer
+  const response = await rateWithCosts(
     db,
     user,
     ratingPayloadOf({

@@ -4,9 +4,9 @@
  * transaction that needs them. The row lock orders concurrent callers, so no number is handed
  * out twice; a rolled-back transaction returns its numbers, so there are no gaps.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { carrierAccounts } from "../../../db/schema";
+import { carrierAccounts, consignments } from "../../../db/schema";
 import { AppError } from "../../utils/errors";
 import { formatNumber, formatSscc } from "./format";
 
@@ -82,6 +82,26 @@ export async function allocateSsccs(db: DbOrTx, accountId: number, count: number
     throw new AppError("conflict", message, { base: [message] });
   }
   return (await take(db, accountId, "sscc", count)).map((n) => formatSscc(a.ssccPrefix!, n));
+}
+
+/**
+ * Locks, in the one global order, everything a caller numbering several consignments will write:
+ * the consignment rows by id, then their carrier accounts by id. Call it first in the transaction.
+ * Without it two batch prints with overlapping ids, each numbering in its own order, each held a
+ * row the other waited for (one a consignment, the other the account's range) and PostgreSQL
+ * aborted them with "deadlock detected". Rows of other customers are not touched.
+ */
+export async function lockForNumbering(tx: DbOrTx, customerId: number, consignmentIds: number[]): Promise<void> {
+  if (!consignmentIds.length) return;
+  const rows = await tx
+    .select({ accountId: consignments.carrierAccountId })
+    .from(consignments)
+    .where(and(inArray(consignments.id, consignmentIds), eq(consignments.customerId, customerId)))
+    .orderBy(asc(consignments.id))
+    .for("update");
+  const accountIds = [...new Set(rows.map((r) => r.accountId).filter((id): id is number => id != null))];
+  if (!accountIds.length) return;
+  await tx.select({ id: carrierAccounts.id }).from(carrierAccounts).where(inArray(carrierAccounts.id, accountIds)).orderBy(asc(carrierAccounts.id)).for("update");
 }
 
 /** What is left of each range, for admins. */

@@ -8,6 +8,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { parseOrThrow } from "../../utils/validation";
 import type { LabelData, LabelPage } from "../../../print-templates/labels/Labels";
+import { lockForNumbering } from "../numbers/numbers.server";
 import { labelsOf, printLabels } from "./labels.server";
 
 /** A list page holds 100 rows a group; a batch of 200 keeps one PDF to a few seconds. */
@@ -48,9 +49,11 @@ export async function batchLabelsOf(db: DbOrTx, user: CurrentUser, raw: unknown)
 /** Prints the batch: all of it or, when one of them cannot print, none of it. */
 export async function printLabelBatch(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<LabelBatch> {
   const { ids } = parseOrThrow(idsSchema, raw);
-  // one transaction: a refused consignment leaves no number or SSCC allocated to the others
+  // one transaction: a refused consignment leaves no number or SSCC allocated to the others;
+  // its rows locked in the global order first, so overlapping batches queue instead of deadlocking
   await db.transaction(async (tx) => {
-    for (const id of ids) await printLabels(tx, user, id);
+    await lockForNumbering(tx, user.customer.id, ids);
+    for (const id of [...ids].sort((a, b) => a - b)) await printLabels(tx, user, id);
   });
   return batchLabelsOf(db, user, { ids: ids.map(String) });
 }

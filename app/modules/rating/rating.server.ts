@@ -9,13 +9,23 @@ import { parseOrThrow } from "../../utils/validation";
 import { rate, resolveZone, type Lane, type RateResponse, type ServiceOption, type ZoneCandidate } from "./engine";
 import { ratingPayloadSchema, type RatingPayload } from "./payload";
 import { laneKey, ratingData, type LaneWanted } from "./rating-data.server";
+import { ratesForViewer } from "./visibility";
 
 /**
- * Prices a consignment with every enabled service of the sending site (one of the user's sites).
+ * The rates as `user` may see them (buy costs only for staff and finance: ratesForViewer): what
+ * every answer that shows rates uses.
+ */
+export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
+  return ratesForViewer(user, await rateWithCosts(db, user, raw));
+}
+
+/**
+ * Prices a consignment with every enabled service of the sending site (one of the user's sites),
+ * buy side included: for storing with a consignment, never for an answer as it is.
  * Reads what the engine needs through the reference data cache (one query while nothing changed),
  * then calls the pure engine.
  */
-export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
+export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
   const p: RatingPayload = parseOrThrow(ratingPayloadSchema, raw);
   const site = user.sites.find((s) => s.code.toLowerCase() === p.site_code.toLowerCase());
   if (!site) throw new AppError("invalid", "Site is not one of yours", { site_code: ["Site is not one of yours"] });

@@ -1,9 +1,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { Field } from "~/components/Field";
-import { requestPasswordReset } from "~/modules/auth/auth.server";
+import { Field, FormErrors } from "~/components/Field";
+import { clientInfo, requestPasswordReset } from "~/modules/auth/auth.server";
+import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { forgotPasswordSchema } from "~/modules/auth/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · FreightDesk" }];
@@ -11,16 +12,17 @@ export const meta: MetaFunction = () => [{ title: "Forgot password · FreightDes
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+  if (signInLimited(request)) return data({ result: submission.reply({ formErrors: [TOO_MANY_ATTEMPTS] }), message: null }, { status: 429 });
   if (submission.status !== "success") return { result: submission.reply(), message: null };
-  const { message } = await requestPasswordReset(context.db, context.mailer, submission.value, context.baseUrl);
+  const { message } = await requestPasswordReset(context.db, context.mailer, submission.value, context.baseUrl, clientInfo(request));
   return { result: submission.reply({ resetForm: true }), message };
 }
 
 export default function ForgotPassword() {
-  const data = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    lastResult: data?.result,
+    lastResult: answer?.result,
     // on submit, then live: validating on blur made errors appear under the pointer and move links
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -30,12 +32,13 @@ export default function ForgotPassword() {
     <div className="card">
       <h1 className="mb-2 text-lg font-semibold">Forgot your password?</h1>
       <p className="mb-4 text-sm text-slate-600">Enter your e-mail and we will send you a link to choose a new password.</p>
-      {data?.message && (
+      {answer?.message && (
         <p role="status" className="mb-4 rounded border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900">
-          {data.message}
+          {answer.message}
         </p>
       )}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors errors={form.errors} id={form.errorId} />
         <Field label="E-mail" field={fields.email} type="email" autoComplete="email" autoFocus />
         <button type="submit" className="btn-primary w-full justify-center" disabled={navigation.state === "submitting"}>
           Send reset link

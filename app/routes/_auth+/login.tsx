@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Field, FormErrors } from "~/components/Field";
@@ -8,6 +8,7 @@ import { authenticator } from "~/modules/auth/auth.server";
 import { loadCurrentUser } from "~/modules/auth/current-user.server";
 import { optionalUser } from "~/modules/auth/guard.server";
 import { redirectAfterSignIn } from "~/modules/auth/roles";
+import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { signInSchema } from "~/modules/auth/schemas";
 import { sessionCookie } from "~/modules/auth/sessions.server";
 import { AppError } from "~/utils/errors";
@@ -22,9 +23,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ssoEnabled: Boolean(process.env.SAML_ENTRY_POINT) && process.env.APP_ENV !== "production" };
 }
 
+/**
+ * Signs in from the form. A refusal re-renders the page with its message and a 4xx status (the
+ * server's limiter counts failed attempts by status), with or without JavaScript; an address over
+ * the limit gets 'Too many attempts' here, in the page.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: signInSchema });
+  if (signInLimited(request)) return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), { status: 429 });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
   try {
     const signed = await authenticator(context.db).authenticate("password", request);
@@ -34,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       headers: { "Set-Cookie": sessionCookie(signed.token, { rememberMe: signed.rememberMe, secure: isSecureRequest(request) }) },
     });
   } catch (error) {
-    if (error instanceof AppError) return submission.reply({ formErrors: [error.message], hideFields: ["password"] });
+    if (error instanceof AppError) return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: error.status });
     throw error;
   }
 }

@@ -1,10 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormErrors } from "~/components/Field";
 import { resetPassword } from "~/modules/auth/auth.server";
 import { PASSWORD_RULE_MESSAGE } from "~/modules/auth/password-rule";
+import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { resetPasswordSchema } from "~/modules/auth/schemas";
 import { AppError } from "~/utils/errors";
 
@@ -17,6 +18,8 @@ export function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
+  const hideFields = ["password", "password_confirmation"];
+  if (signInLimited(request)) return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields }), { status: 429 });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password", "password_confirmation"] });
   try {
     await resetPassword(context.db, submission.value);

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requestPasswordReset } from "~/modules/auth/auth.server";
+import { clientInfo, requestPasswordReset } from "~/modules/auth/auth.server";
 import { api, assertMethod, readBody } from "~/utils/http.server";
 
 /** POST /users/forgot_password `{ email }` (or `{ user: { email } }`): always the same message. */
@@ -8,7 +8,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     assertMethod(request, "POST");
     const body = await readBody(request);
     const input = body.user && typeof body.user === "object" ? body.user : body;
-    return requestPasswordReset(context.db, context.mailer, input, context.baseUrl);
+    // the e-mail goes out after the answer (see requestPasswordReset)
+    const { message } = await requestPasswordReset(context.db, context.mailer, input, context.baseUrl, clientInfo(request));
+    return { message };
   });
 }
 
