@@ -18,6 +18,11 @@ export { migrateDatabase, openDatabase } from "../db/client.server";
 // what the services throw, for code outside the build that checks an error's class
 export { AppError } from "./utils/errors";
 export { RendererUnavailable } from "./modules/printing/renderer.server";
+// what the Express layer (server/app.ts) takes from here rather than importing a second copy
+export { SignInAttemptStore } from "./modules/auth/sign-in-counts.server";
+export { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "./modules/auth/limits";
+export { SESSION_COOKIE } from "./modules/auth/sessions.server";
+export { MAX_UPLOAD_BYTES } from "./utils/csv.server";
 
 /** What every loader, action and /api route receives as its load context. */
 export interface AppServices {

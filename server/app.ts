@@ -7,12 +7,13 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { signInRateLimiter } from "./sign-in-limits";
 import helmet from "helmet";
 import type { AppServices } from "../app/services.server";
+import type { AppEntry } from "./build";
 import { bodyLimit } from "./body-limit";
 import { REFUSED } from "./refuse";
 import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
 
 // the sign-in limits live in sign-in-limits.ts (their tests import them from here too)
-export { SIGN_IN_PATHS, TOO_MANY_ATTEMPTS } from "./sign-in-limits";
+export { SIGN_IN_PATHS } from "./sign-in-limits";
 export { signInRateLimiter };
 
 export function contentSecurityPolicy() {
@@ -73,22 +74,26 @@ export function createApp(options: AppOptions) {
     res.locals.cspNonce = randomBytes(16).toString("base64");
     next();
   });
+  // the app's modules come from the build, never imported here: each exists once in the process
+  const entry = options.build.entry.module as unknown as AppEntry;
   // before anything can answer or read: every body is counted from its first byte
-  app.use(bodyLimit());
+  app.use(bodyLimit(entry.MAX_UPLOAD_BYTES));
   app.use(contentSecurityPolicy());
   app.use(compression());
-  app.use(signInRateLimiter({ ...options.rateLimit, db: options.services.db }));
-  app.use("/build", express.static(path.join(options.root, "public/build"), { immutable: true, maxAge: "1y" }));
-  // public/ holds only the favicon besides build/: serving it by name spares every other request a
-  // file-system stat (measured at 8% of the server's time under load)
-  app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
   // The client address, as the app sees it (sign-in audit); a client's own header is overwritten.
   app.use((req, _res, next) => {
     req.headers["x-client-ip"] = req.ip ?? "";
     next();
   });
-  app.use(sameOriginOnly(options.appUrl));
+  // before the sign-in limiter: a forged cross-site sign-in is refused, never counted against the
+  // victim's address
+  app.use(sameOriginOnly({ appUrl: options.appUrl, sessionCookie: entry.SESSION_COOKIE }));
   app.use(jsonBodiesOnly());
+  app.use(signInRateLimiter({ ...options.rateLimit, parts: entry, db: options.services.db }));
+  app.use("/build", express.static(path.join(options.root, "public/build"), { immutable: true, maxAge: "1y" }));
+  // public/ holds only the favicon besides build/: serving it by name spares every other request a
+  // file-system stat (measured at 8% of the server's time under load)
+  app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
   app.all(
     "*",
     createRequestHandler({

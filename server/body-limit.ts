@@ -1,5 +1,4 @@
 import type { Request, RequestHandler } from "express";
-import { MAX_UPLOAD_BYTES } from "../app/utils/csv.server";
 import { refuse } from "./refuse";
 
 /**
@@ -8,8 +7,8 @@ import { refuse } from "./refuse";
  * one with 200 items is about 100 kB.
  */
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
-/** A 10 MB file (the stated limit, checked exactly by the upload reader) plus its multipart framing and fields. */
-export const UPLOAD_LIMIT_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+/** Room for an upload's multipart framing and fields beyond the file's stated limit (checked exactly by the upload reader). */
+export const UPLOAD_FRAMING_BYTES = 64 * 1024;
 export const FILE_TOO_LARGE = "The file is larger than 10 MB.";
 export const BODY_TOO_LARGE = `The request is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`;
 
@@ -36,10 +35,11 @@ const DISCARD_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
  * body the app answered without reading (a 401 to a signed-out upload), up to a bound after which
  * the connection is closed.
  */
-export function bodyLimit(): RequestHandler {
+export function bodyLimit(maxUploadBytes: number): RequestHandler {
+  const uploadLimit = maxUploadBytes + UPLOAD_FRAMING_BYTES;
   return (req, res, next) => {
     const upload = UPLOAD_PATHS.test(req.path);
-    const limit = upload ? UPLOAD_LIMIT_BYTES : BODY_LIMIT_BYTES;
+    const limit = upload ? uploadLimit : BODY_LIMIT_BYTES;
     const tooLarge = () => refuse(req, res, 413, upload ? FILE_TOO_LARGE : BODY_TOO_LARGE, upload ? { file: [FILE_TOO_LARGE] } : undefined);
     let received = 0;
     let discarded = -1;

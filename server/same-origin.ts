@@ -1,5 +1,4 @@
 import type { Request, RequestHandler } from "express";
-import { SESSION_COOKIE } from "../app/modules/auth/sessions.server";
 import { UPLOAD_PATHS, hasBody } from "./body-limit";
 import { refuse } from "./refuse";
 
@@ -25,8 +24,8 @@ function originOf(url: string): string | null {
   }
 }
 
-function hasSessionCookie(req: Request): boolean {
-  return (req.get("cookie") ?? "").split(";").some((pair) => pair.trim().startsWith(`${SESSION_COOKIE}=`));
+function hasSessionCookie(req: Request, sessionCookie: string): boolean {
+  return (req.get("cookie") ?? "").split(";").some((pair) => pair.trim().startsWith(`${sessionCookie}=`));
 }
 
 /**
@@ -38,10 +37,11 @@ function hasSessionCookie(req: Request): boolean {
  * another site cannot add an Authorization header without a CORS preflight, which this app never
  * grants.
  */
-export function sameOriginOnly(appUrl?: string): RequestHandler {
+export function sameOriginOnly(options: { appUrl?: string; sessionCookie: string }): RequestHandler {
+  const { appUrl, sessionCookie } = options;
   return (req, res, next) => {
     if (!MUTATING.has(req.method)) return next();
-    if (/^Bearer\s/i.test(req.get("authorization") ?? "") && !hasSessionCookie(req)) return next();
+    if (/^Bearer\s/i.test(req.get("authorization") ?? "") && !hasSessionCookie(req, sessionCookie)) return next();
     const claimed = req.get("origin") ?? req.get("referer");
     if (claimed === undefined) return next();
     const own = ownOrigin(req, appUrl);

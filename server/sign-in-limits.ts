@@ -1,10 +1,10 @@
 import type { NextFunction, Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { DbOrTx } from "../db/client.server";
-import { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "../app/modules/auth/limits";
-import { SignInAttemptStore } from "../app/modules/auth/sign-in-counts.server";
+import type { AppEntry } from "./build";
 
-export { TOO_MANY_ATTEMPTS };
+/** What the limiter takes from the build (app/modules/auth), so the server bundles none of the app's modules. */
+export type SignInLimitParts = Pick<AppEntry, "SIGN_IN_LIMITED_HEADER" | "TOO_MANY_ATTEMPTS" | "SignInAttemptStore">;
 
 /** Sign-in and password routes (and their single-fetch `.data` twins) share one rate limit per client. */
 export const SIGN_IN_PATHS = /^\/(login|forgot_password|reset_password|users\/(sign_in|forgot_password|edit))(\.data)?\/?$/i;
@@ -28,7 +28,8 @@ const MESSAGE_PAGES = /^\/(login|forgot_password|reset_password)(\.data)?\/?$/i;
  * With `db` the counts are kept in the database, shared by every web process; without it (a unit
  * test's bare Express app) in this process's memory.
  */
-export function signInRateLimiter(options: { limit: number; windowMs: number; db?: DbOrTx }) {
+export function signInRateLimiter(options: { limit: number; windowMs: number; parts: SignInLimitParts; db?: DbOrTx }) {
+  const { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS, SignInAttemptStore } = options.parts;
   const limiter = rateLimit({
     ...(options.db ? { store: new SignInAttemptStore(options.db) } : {}),
     windowMs: options.windowMs,

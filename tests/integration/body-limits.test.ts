@@ -4,7 +4,8 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAudits } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
-import { BODY_LIMIT_BYTES, BODY_TOO_LARGE, FILE_TOO_LARGE, UPLOAD_LIMIT_BYTES } from "../../server/body-limit";
+import { BODY_LIMIT_BYTES, BODY_TOO_LARGE, FILE_TOO_LARGE, UPLOAD_FRAMING_BYTES } from "../../server/body-limit";
+import { MAX_UPLOAD_BYTES } from "../../app/utils/csv.server";
 import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -137,7 +138,7 @@ describe("request bodies are limited while they stream", () => {
     const r = await stream("/api/zones/import?carrier_code=HANDCO", { ...multipart, cookie: admin.cookie }, multipartHead, 0x31);
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body)).toEqual({ errors: { base: [FILE_TOO_LARGE], file: [FILE_TOO_LARGE] } });
-    expectRefusedEarly(r, UPLOAD_LIMIT_BYTES);
+    expectRefusedEarly(r, MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES);
     // the session still works: nothing of the refused upload lingers
     expect((await admin.json("/api/users/current")).status).toBe(200);
   });

@@ -4,8 +4,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
-import { TOO_MANY_ATTEMPTS, signInRateLimiter } from "../../server/app";
-import { SIGN_IN_LIMITED_HEADER } from "../../app/modules/auth/limits";
+import { signInRateLimiter } from "../../server/app";
+import * as limits from "../../app/modules/auth/limits";
+import { SignInAttemptStore } from "../../app/modules/auth/sign-in-counts.server";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -48,10 +49,10 @@ describe("sign-in rate limit", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
     const limited = await c.signIn("despatcher@example.com");
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ errors: { base: [TOO_MANY_ATTEMPTS] } });
+    expect(limited.body).toEqual({ errors: { base: [limits.TOO_MANY_ATTEMPTS] } });
     const form = await c.request("/login", { form: { email: "despatcher@example.com", password: "x" } });
     expect(form.status).toBe(429);
-    expect(await form.text()).toContain(TOO_MANY_ATTEMPTS);
+    expect(await form.text()).toContain(limits.TOO_MANY_ATTEMPTS);
     // pages and other routes are not limited
     expect((await c.request("/login")).status).toBe(200);
     expect((await c.request("/api/users/current")).status).toBe(401);
@@ -59,9 +60,9 @@ describe("sign-in rate limit", () => {
 
   it("covers every sign-in and password route, including single-fetch .data posts", async () => {
     const app = express();
-    app.use(signInRateLimiter({ limit: 1, windowMs: 60_000 }));
+    app.use(signInRateLimiter({ limit: 1, windowMs: 60_000, parts: { ...limits, SignInAttemptStore } }));
     // every attempt fails (a success is not counted); a page marked as limited answers 429 itself
-    app.post("*", (req, res) => res.status(req.headers[SIGN_IN_LIMITED_HEADER] ? 429 : 401).json({ ok: false }));
+    app.post("*", (req, res) => res.status(req.headers[limits.SIGN_IN_LIMITED_HEADER] ? 429 : 401).json({ ok: false }));
     const s = app.listen(0);
     await new Promise((r) => s.once("listening", r));
     const base = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;

@@ -50,6 +50,9 @@ export const openApiDocument = {
       post: { summary: "Staff: work in another customer (POST or PUT; GET answers 405)", parameters: [idParam("id")], responses: ok("User, or { status: failed, message }") },
       put: { summary: "Same as POST", parameters: [idParam("id")], responses: ok("User") },
     },
+    "/api/users/{id}/unlock": {
+      post: { summary: "Staff (devs, super admin, admin, customer service): end a user's sign-in lock early; users of the current customer only", parameters: [idParam("id")], responses: ok("{ status: unlocked }") },
+    },
     "/api/customers/list": { get: { summary: "Staff: customers with LIVE / TEST / DISABLED status", responses: ok("{ customers }") } },
     "/api/update_user_options/{userId}": {
       put: { summary: "Merge { options } into the user's options", parameters: [idParam("userId")], responses: ok("{ user_options }") },
@@ -70,7 +73,7 @@ export const openApiDocument = {
     },
     "/api/notices/mark_all_as_seen": { post: { summary: "{ ids? } marks those, or all, seen", responses: ok("{ marked, unseen }") } },
     "/api/job_status/{jobId}": {
-      get: { summary: "Job progress: status, pct_complete, message, errors, info", parameters: [idParam("jobId")], responses: ok("Job status") },
+      get: { summary: "Job progress: status, pct_complete, message, errors, info; readable by the user who started it, or by a user of its customer who sees every site its consignments are on", parameters: [idParam("jobId")], responses: ok("Job status") },
     },
     "/api/carrier_selection": {
       post: {
@@ -165,7 +168,7 @@ export const openApiDocument = {
       put: { summary: "Customer service confirms a cancelling consignment", parameters: [idParam("id")], responses: ok("{ result, message, state }") },
     },
     "/api/carriers/{code}/simulation": {
-      put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message? }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
+      put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message?, delay_ms? (0 to 120000: a slow despatch) }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
     },
     "/api/consignment_changes": {
       get: { summary: "?id: the audit history of a consignment (version, field, from, to, by, at), newest first; admin, super admin, devs", responses: ok("{ changes }") },
