@@ -24,6 +24,7 @@ import {
   type ListView,
 } from "./list";
 import { listScreen } from "./list.server";
+import { MAX_ID } from "../../utils/ids";
 
 /**
  * The view a URL names. A missing date filter or site takes the user's remembered option
@@ -77,7 +78,7 @@ const idList = (raw: string | null) =>
   (raw ?? "")
     .split(",")
     .map(Number)
-    .filter((n) => Number.isInteger(n) && n > 0)
+    .filter((n) => Number.isInteger(n) && n > 0 && n <= MAX_ID)
     .slice(0, 500);
 
 export async function listLoader({ request, context, params }: LoaderFunctionArgs) {

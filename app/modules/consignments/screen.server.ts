@@ -31,6 +31,7 @@ import { jobStatusFor } from "../jobs/jobs.server";
 import type { Mailer } from "../mail/mailer.server";
 import type { Renderer } from "../printing/renderer.server";
 import { isFailed } from "./rules";
+import { MAX_ID } from "../../utils/ids";
 
 /** What the screen's post needs besides the database: the queue (despatch), the mailer and the renderer (return e-mails). */
 export interface ScreenServices {
@@ -270,7 +271,7 @@ export async function postConsignmentScreen(
 const idOf = (raw: string | undefined) => {
   if (raw == null) return null;
   const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw new AppError("not_found", "Consignment not found");
+  if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw new AppError("not_found", "Consignment not found");
   return id;
 };
 

@@ -15,6 +15,7 @@ import { updateUserOptions } from "~/modules/users/options.server";
 import { AppError } from "~/utils/errors";
 import { parseOrThrow } from "~/utils/validation";
 import { safeRedirectPath, throwIfAccessError } from "~/utils/ui.server";
+import { idSchema } from "~/utils/ids";
 
 export const meta: MetaFunction = () => [{ title: "Home · FreightDesk" }];
 
@@ -40,8 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("mark_all_seen"), redirectTo: z.string().optional() }),
-  z.object({ intent: z.literal("delete_notice"), notice_id: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("switch_customer"), customer_id: z.coerce.number({ error: "Choose a customer" }).int().positive("Choose a customer") }),
+  z.object({ intent: z.literal("delete_notice"), notice_id: idSchema("Choose a notice") }),
+  z.object({ intent: z.literal("switch_customer"), customer_id: idSchema("Choose a customer") }),
   z.object({ intent: z.literal("set_view"), view: z.enum(["DESPATCHER", "FINANCE"]) }),
   z.object({ intent: z.literal("run_cleanup") }),
 ]);
