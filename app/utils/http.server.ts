@@ -146,3 +146,15 @@ export function isSecureRequest(request: Request): boolean {
 export function methodNotAllowed(...allowed: string[]) {
   return () => Response.json({ errors: { base: [`Use ${allowed.join(" or ")} for this call.`] } }, { status: 405, headers: { Allow: allowed.join(", ") } });
 }
+
+/**
+ * A page action's form: a body that is not the form it claims to be answers the page's error
+ * screen with 400 (a thrown Response), not a 500.
+ */
+export async function readPageForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new Response("The form could not be read. Go back and send it again.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+}

@@ -42,3 +42,11 @@ export function pathId(value: string | undefined, label = "Id"): number {
 
 /** An id already a number (after a list's own splitting): a whole number from 1 to MAX_ID. */
 export const recordId = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ID, message);
+
+/** A record id from a page's path: anything else is the page's 404 (a thrown Response), as a missing record. */
+export function pageId(value: string | undefined): number {
+  const text = value?.trim() ?? "";
+  const id = Number(text);
+  if (!/^\d+$/.test(text) || id < 1 || id > MAX_ID) throw new Response("Not Found", { status: 404 });
+  return id;
+}

@@ -1,13 +1,14 @@
-import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { itemTypes } from "../../db/schema";
+import { count, eq } from "drizzle-orm";
+import { itemTypes, jobs, localities } from "../../db/schema";
+import { encodeCursor } from "../../app/modules/consignments/list";
 import { loadDangerousGoods } from "../../db/seed/dangerous-goods";
 import { seedDemo } from "../../db/seed/demo";
-import { loadLocalities } from "../../db/seed/localities";
 import { seedRatingDemo } from "../../db/seed/rating-demo";
 import { openApiDocument } from "../../app/modules/api/openapi";
+import { MEL_TO_BNE_LOCALITIES } from "../support/rating";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -19,6 +20,8 @@ import { Client, startTestServer, type TestServer } from "../support/server";
 
 const SEED = 20_261_123;
 const RUNS = 24;
+/** exports write a whole scope's zones or lanes: a few runs cover their input checks */
+const EXPORT_RUNS = 6;
 /** a guard against a request that never answers, not a timing assertion */
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -135,6 +138,7 @@ const queryJunk = (names: string[]) => fc.dictionary(fc.constantFrom(...names), 
 type Method = "get" | "post" | "put" | "delete";
 interface Operation {
   parameters?: ReadonlyArray<{ name: string; in: string }>;
+  responses?: Record<string, unknown>;
 }
 const paths = openApiDocument.paths as unknown as Record<string, Partial<Record<Method, Operation>>>;
 const routes = Object.entries(paths)
@@ -183,7 +187,8 @@ async function send(route: (typeof routes)[number], probe: Probe) {
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  await loadLocalities(server.db);
+  // the lane the near-valid bodies price: the full 61,000 localities would take most of the run
+  await server.db.insert(localities).values([...MEL_TO_BNE_LOCALITIES]);
   await seedRatingDemo(server.db);
   await loadDangerousGoods(server.db);
   for (const user of ["despatcher", "admin"] as const) {
@@ -213,6 +218,8 @@ describe("generated junk at every /api route of the OpenAPI document", () => {
       query: queryJunk(queryNames),
       body: route.method === "get" ? fc.constant(null) : bodyJunk(route.path),
     });
+    // a 5xx the document promises (501 of single sign-on until configured) is an answer, not a failure
+    const documented = new Set(Object.keys(route.op.responses ?? {}));
     const failures: Array<{ status: number; probe: Probe }> = [];
     const started = Date.now();
     const result = await fc.check(
@@ -221,13 +228,122 @@ describe("generated junk at every /api route of the OpenAPI document", () => {
           if (process.env.JUNK_ALL) console.log("THROWN", _name, String(e), (e as Error).cause);
           throw e;
         });
-        if (status >= 500) failures.push({ status, probe: p });
-        return status < 500 || Boolean(process.env.JUNK_ALL);
+        const ok = status < 500 || documented.has(String(status));
+        if (!ok) failures.push({ status, probe: p });
+        return ok || Boolean(process.env.JUNK_ALL);
       }),
-      { seed: seedOf(_name), numRuns: Number(process.env.JUNK_RUNS ?? RUNS) },
+      { seed: seedOf(_name), numRuns: Number(process.env.JUNK_RUNS ?? (route.path.endsWith("/export") ? EXPORT_RUNS : RUNS)) },
     );
     if (process.env.JUNK_ALL) console.log("TIME", _name, Date.now() - started);
     if (process.env.JUNK_ALL && failures.length) console.log(JSON.stringify({ route: _name, failures: failures.slice(0, 5) }, null, 1).slice(0, 4000));
     expect(result.failed ? fc.defaultReportMessage(result) : null).toBeNull();
+  });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
+type Json = Record<string, any>;
+
+describe("the attack run's samples answer 4xx (issue 12 finding 8)", () => {
+  it("a NUL in a reference, a receiver's name or an options key: 422 naming the field", async () => {
+    for (const [body, field] of [
+      [{ ...consignmentBody(), reference: "PO\u00001" }, "reference"],
+      [{ ...consignmentBody(), receiver_address: { ...consignmentBody().receiver_address, name: "Bris\u0000bane" } }, "receiver_address.name"],
+      [{ ...consignmentBody(), options: { "no\u0000te": "x" } }, "options.no\\u0000te"],
+    ] as const) {
+      const res = await clients.despatcher.json<Json>("/api/consignments", { json: body });
+      expect(res.status).toBe(422);
+      expect(res.body.errors[field]).toEqual([`${field} cannot contain a NUL character`]);
+    }
+  });
+
+  it("a NUL in a form body or a query parameter: 422 naming it", async () => {
+    const form = await clients.despatcher.json<Json>("/api/consignments/destroy_all", { form: { ids: "1\u00002" } });
+    expect(form.status).toBe(422);
+    expect(form.body.errors.ids).toEqual(["ids cannot contain a NUL character"]);
+    const query = await clients.despatcher.json<Json>("/api/consignments?service_code=%00");
+    expect(query.status).toBe(422);
+    expect(query.body.errors.service_code).toEqual(["service_code cannot contain a NUL character"]);
+  });
+
+  it("an id beyond any record: 404 in a path, 422 in a list", async () => {
+    for (const path of ["/api/consignments/99999999999", "/api/consignments/2147483648", "/api/returns/99999999999", "/api/addresses/99999999999"]) {
+      const res = await clients.despatcher.json<Json>(path);
+      expect(res.status, path).toBe(404);
+    }
+    const labels = await clients.despatcher.request("/print/99999999999/labels");
+    expect(labels.status).toBe(404);
+    const batch = await clients.despatcher.json<Json>("/print/labels?ids=99999999999");
+    expect(batch.status).toBe(422);
+    expect(Object.values(batch.body.errors).flat()).toContain("ids must be consignment ids");
+    const destroy = await clients.despatcher.json<Json>("/api/consignments/destroy_all?ids=1,99999999999", { method: "POST" });
+    expect(destroy.status).toBe(422);
+    expect(Object.values(destroy.body.errors).flat()).toContain("ids must be consignment ids");
+    const despatch = await clients.despatcher.json<Json>("/api/consignments/despatch_all", { method: "PUT", json: { ids: [2 ** 31] } });
+    expect(despatch.status).toBe(422);
+    const manifests = await clients.despatcher.json<Json>("/api/manifests?ids=99999999999");
+    expect(manifests.status).toBe(422);
+  });
+
+  it("crafted paging cursors: 422 asking to start again, never a database error", async () => {
+    for (const [sort, cursor] of [
+      ["despatch_date", encodeCursor("2024-99-99", 1)],
+      ["item_count", encodeCursor(1e20, 1)],
+      ["party_name", encodeCursor("a", 2 ** 31)],
+      ["weight", encodeCursor("123456789012345678", 1)],
+    ] as const) {
+      const res = await clients.despatcher.json<Json>(`/api/consignments?sort=${sort}&after=${cursor}`);
+      expect(res.status, sort).toBe(422);
+      expect(res.body.errors.after).toEqual(["The page cursor is not valid; start from the first page"]);
+    }
+    // the list screen starts the group again rather than failing the page
+    const page = await clients.despatcher.request(`/consignments/metadata/last_7_days?sort=item_count&after_none=${encodeCursor(1e20, 1)}`);
+    expect(page.status).toBe(200);
+  });
+
+  it("options nested 100,000 deep: 400 before anything recurses over it", async () => {
+    const depth = 100_000;
+    const res = await fetch(`${server.url}/api/consignments`, {
+      method: "POST",
+      headers: { cookie: clients.despatcher.cookie, Origin: server.url, "content-type": "application/json" },
+      body: `{"options":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ errors: { base: ["The request body is nested more than 32 levels deep."] } });
+  });
+
+  describe("uploads", () => {
+    const upload = (body: BodyInit, type?: string) =>
+      fetch(`${server.url}/api/zones/import?carrier_code=SIMEX`, { method: "POST", body, headers: { cookie: clients.admin.cookie, Origin: server.url, ...(type ? { "content-type": type } : {}) } });
+    const file = (content: BlobPart, name = "zones.csv") => {
+      const form = new FormData();
+      form.set("file", new File([content], name));
+      return form;
+    };
+    const zoneJobs = async () => Number(((await server.db.select({ n: count() }).from(jobs).where(eq(jobs.name, "zones.import"))) as [{ n: number }])[0].n);
+
+    it.each([
+      ["an unbalanced quote", file('postcode,zone\n3175,"MEL\n4102,BNE\n'), "Line 2 opens a quote that is never closed."],
+      ["a ragged row", file("postcode,zone\n3175,MEL,extra\n"), "Line 2 has 3 fields; the header has 2."],
+      ["PNG bytes named .csv", file(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]), "picture.csv"), "The file is not a CSV text file."],
+      ["NUL characters in a cell", file("postcode,zone\n3175,ME\u0000L\n"), "Line 2 contains a NUL character, which cannot be imported."],
+    ])("%s: 422 naming the line, and no import job is left behind", async (_name, form, message) => {
+      const before = await zoneJobs();
+      const res = await upload(form);
+      expect(res.status).toBe(422);
+      expect(await res.json()).toEqual({ errors: { file: [message] } });
+      expect(await zoneJobs()).toBe(before);
+    });
+
+    it("a malformed multipart body: 400, on the /api call and on the staff screen", async () => {
+      const res = await upload("--junk\r\nnot a part", "multipart/form-data; boundary=junk");
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ errors: { base: ["The request body is not a valid form."] } });
+      const page = await fetch(`${server.url}/zones`, {
+        method: "POST",
+        body: "--junk\r\nnot a part",
+        headers: { cookie: clients.admin.cookie, Origin: server.url, "content-type": "multipart/form-data; boundary=junk" },
+      });
+      expect(page.status).toBe(400);
+    });
   });
 });

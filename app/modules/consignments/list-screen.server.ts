@@ -25,6 +25,7 @@ import {
 } from "./list";
 import { listScreen } from "./list.server";
 import { MAX_ID } from "../../utils/ids";
+import { readPageForm } from "../../utils/http.server";
 
 /**
  * The view a URL names. A missing date filter or site takes the user's remembered option
@@ -110,7 +111,7 @@ export async function listAction({ request, context, params }: ActionFunctionArg
   const { user } = await requireUser(context, request);
   const url = new URL(request.url);
   const view = viewOf(user, params, url);
-  const form = await request.formData();
+  const form = await readPageForm(request);
   const intent = String(form.get("intent") ?? "");
   try {
     switch (intent) {

@@ -32,6 +32,7 @@ import type { Mailer } from "../mail/mailer.server";
 import type { Renderer } from "../printing/renderer.server";
 import { isFailed } from "./rules";
 import { MAX_ID } from "../../utils/ids";
+import { readPageForm } from "../../utils/http.server";
 
 /** What the screen's post needs besides the database: the queue (despatch), the mailer and the renderer (return e-mails). */
 export interface ScreenServices {
@@ -295,7 +296,7 @@ export function screenAction(variant: Variant) {
     try {
       const id = idOf(params.id);
       const existing = id ? await getConsignment(context.db, user, id) : null;
-      return await postConsignmentScreen(context.db, user, id, await request.formData(), existing, variant, context);
+      return await postConsignmentScreen(context.db, user, id, await readPageForm(request), existing, variant, context);
     } catch (e) {
       throwIfAccessError(e);
       throw e;

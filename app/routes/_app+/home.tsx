@@ -16,6 +16,7 @@ import { AppError } from "~/utils/errors";
 import { parseOrThrow } from "~/utils/validation";
 import { safeRedirectPath, throwIfAccessError } from "~/utils/ui.server";
 import { idSchema } from "~/utils/ids";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · FreightDesk" }];
 
@@ -49,7 +50,7 @@ const intentSchema = z.discriminatedUnion("intent", [
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(context, request);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readPageForm(request));
   try {
     const input = parseOrThrow(intentSchema, form);
     switch (input.intent) {

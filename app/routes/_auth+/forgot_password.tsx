@@ -5,11 +5,12 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { requestPasswordReset } from "~/modules/auth/auth.server";
 import { forgotPasswordSchema } from "~/modules/auth/schemas";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · FreightDesk" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") return { result: submission.reply(), message: null };
   const { message } = await requestPasswordReset(context.db, context.mailer, submission.value, context.baseUrl);

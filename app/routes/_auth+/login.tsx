@@ -11,7 +11,7 @@ import { redirectAfterSignIn } from "~/modules/auth/roles";
 import { signInSchema } from "~/modules/auth/schemas";
 import { sessionCookie } from "~/modules/auth/sessions.server";
 import { AppError } from "~/utils/errors";
-import { isSecureRequest } from "~/utils/http.server";
+import { isSecureRequest, readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · FreightDesk" }];
 
@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.clone().formData();
+  const formData = await readPageForm(request.clone());
   const submission = parseWithZod(formData, { schema: signInSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
   try {

@@ -7,6 +7,7 @@ import { resetPassword } from "~/modules/auth/auth.server";
 import { PASSWORD_RULE_MESSAGE } from "~/modules/auth/password-rule";
 import { resetPasswordSchema } from "~/modules/auth/schemas";
 import { AppError } from "~/utils/errors";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · FreightDesk" }];
 
@@ -15,7 +16,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password", "password_confirmation"] });
   try {
