@@ -8,24 +8,12 @@ import { AppError, notFound } from "./errors";
  */
 export const MAX_ID = 2_147_483_647;
 
+/** An id already a number (after a list's own splitting): a whole number from 1 to MAX_ID. */
+export const recordId = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ID, message);
+
 /** A whole number or its digits, as a record id: 1 to MAX_ID. */
 export function idSchema(message = "must be a record id") {
-  return z.union([z.number(), z.string().trim().regex(/^\d{1,20}$/, message).transform(Number)], { error: message }).pipe(z.number({ error: message }).int(message).positive(message).max(MAX_ID, message));
-}
-
-/**
- * A list of ids: an array (of numbers or digit strings) or "1,2,3"; duplicates dropped. Any id
- * that is not one answers 422 with the message, never a database error.
- */
-export function idListSchema(message: string, options: { min?: { count: number; message: string }; max?: { count: number; message: string } } = {}) {
-  const one = idSchema(message);
-  let ids = z.array(z.number());
-  if (options.min) ids = ids.min(options.min.count, options.min.message);
-  if (options.max) ids = ids.max(options.max.count, options.max.message);
-  return z
-    .preprocess((v) => (typeof v === "string" ? v.split(",").map((x) => x.trim()).filter(Boolean) : v), z.array(one, { error: message }))
-    .transform((list) => [...new Set(list)])
-    .pipe(ids);
+  return z.union([z.number(), z.string().trim().regex(/^\d{1,20}$/, message).transform(Number)], { error: message }).pipe(recordId(message));
 }
 
 /**
@@ -39,9 +27,6 @@ export function pathId(value: string | undefined, label = "Id"): number {
   if (id > MAX_ID) throw notFound(label.replace(/ id$/i, ""));
   return id;
 }
-
-/** An id already a number (after a list's own splitting): a whole number from 1 to MAX_ID. */
-export const recordId = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ID, message);
 
 /** A record id from a page's path: anything else is the page's 404 (a thrown Response), as a missing record. */
 export function pageId(value: string | undefined): number {

@@ -19,7 +19,7 @@ import { Client, startTestServer, type TestServer } from "../support/server";
  */
 
 const SEED = 20_261_123;
-const RUNS = 24;
+const RUNS = 20;
 /** exports write a whole scope's zones or lanes: a few runs cover their input checks */
 const EXPORT_RUNS = 6;
 /** a guard against a request that never answers, not a timing assertion */
@@ -209,7 +209,7 @@ describe("generated junk at every /api route of the OpenAPI document", () => {
     expect(routes.length).toBeGreaterThan(60);
   });
 
-  it.each(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))("%s answers 4xx, never 500", async (_name, route) => {
+  it.each(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))("%s answers 4xx, never 500", async (name, route) => {
     const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const queryNames = [...new Set([...(route.op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name), "ids", "id", "after", "query", "date", "type", "country"])];
     const probe: fc.Arbitrary<Probe> = fc.record({
@@ -220,22 +220,14 @@ describe("generated junk at every /api route of the OpenAPI document", () => {
     });
     // a 5xx the document promises (501 of single sign-on until configured) is an answer, not a failure
     const documented = new Set(Object.keys(route.op.responses ?? {}));
-    const failures: Array<{ status: number; probe: Probe }> = [];
-    const started = Date.now();
     const result = await fc.check(
       fc.asyncProperty(probe, async (p) => {
-        const status = await send(route, p).catch((e: unknown) => {
-          if (process.env.JUNK_ALL) console.log("THROWN", _name, String(e), (e as Error).cause);
-          throw e;
-        });
-        const ok = status < 500 || documented.has(String(status));
-        if (!ok) failures.push({ status, probe: p });
-        return ok || Boolean(process.env.JUNK_ALL);
+        const status = await send(route, p);
+        return status < 500 || documented.has(String(status));
       }),
-      { seed: seedOf(_name), numRuns: Number(process.env.JUNK_RUNS ?? (route.path.endsWith("/export") ? EXPORT_RUNS : RUNS)) },
+      // JUNK_RUNS raises the runs for a longer hunt on one's own machine
+      { seed: seedOf(name), numRuns: Number(process.env.JUNK_RUNS ?? (route.path.endsWith("/export") ? EXPORT_RUNS : RUNS)) },
     );
-    if (process.env.JUNK_ALL) console.log("TIME", _name, Date.now() - started);
-    if (process.env.JUNK_ALL && failures.length) console.log(JSON.stringify({ route: _name, failures: failures.slice(0, 5) }, null, 1).slice(0, 4000));
     expect(result.failed ? fc.defaultReportMessage(result) : null).toBeNull();
   });
 });
