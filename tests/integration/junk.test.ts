@@ -264,9 +264,11 @@ describe("the attack run's samples answer 4xx (issue 12 finding 8)", () => {
     }
     const labels = await clients.despatcher.request("/print/99999999999/labels");
     expect(labels.status).toBe(404);
-    const batch = await clients.despatcher.json<Json>("/print/labels?ids=99999999999");
-    expect(batch.status).toBe(422);
-    expect(Object.values(batch.body.errors).flat()).toContain("ids must be consignment ids");
+    for (const path of ["/print/labels?ids=99999999999", "/print/consignment_notes?ids=99999999999", "/print/despatch_manifest_report?ids=2147483648"]) {
+      const batch = await clients.despatcher.json<Json>(path);
+      expect(batch.status, path).toBe(422);
+      expect(Object.values(batch.body.errors).flat()[0], path).toMatch(/^ids must be/);
+    }
     const destroy = await clients.despatcher.json<Json>("/api/consignments/destroy_all?ids=1,99999999999", { method: "POST" });
     expect(destroy.status).toBe(422);
     expect(Object.values(destroy.body.errors).flat()).toContain("ids must be consignment ids");
