@@ -16,7 +16,9 @@ export async function csvImportAction(
 ) {
   const fail = (message: string, status = 422) => data<CsvImportOutcome>({ alerts: [{ type: "error", message }], skipped: [], skippedTotal: 0 }, { status });
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) return fail("The file is larger than 10 MB.");
-  const file = (await request.formData()).get("file");
+  const form = await request.formData().catch(() => null);
+  if (!form) return fail("The upload could not be read; choose the file again.", 400);
+  const file = form.get("file");
   if (!(file instanceof File) || file.size === 0 || !/\.csv$/i.test(file.name)) return fail("Choose a csv file to import.");
   try {
     const report = await importer(await file.text());

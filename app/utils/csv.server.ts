@@ -1,6 +1,7 @@
 import { writeToString } from "@fast-csv/format";
 import { parseString } from "@fast-csv/parse";
 import { AppError } from "./errors";
+import { readForm } from "./http.server";
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -12,28 +13,88 @@ export interface CsvRow {
 
 /**
  * Parses CSV text with a header row into rows keyed by lower-cased, trimmed header names.
- * Blank lines are skipped; line numbers are kept for error reports.
+ * Blank lines are skipped; line numbers are kept for error reports. A file that is not CSV text
+ * (binary, a NUL character, an unclosed quote, a line with more fields than the header)
+ * is refused whole with a 422 naming the line, before any import stores a thing of it.
  */
-export function parseCsv(text: string): Promise<{ headers: string[]; rows: CsvRow[] }> {
+export async function parseCsv(text: string): Promise<{ headers: string[]; rows: CsvRow[] }> {
+  const body = text.replace(/^\uFEFF/, "");
+  const problem = csvTextProblem(body);
+  if (problem) throw csvError(problem);
   return new Promise((resolve, reject) => {
     const rows: CsvRow[] = [];
     let headers: string[] = [];
     let line = 1;
-    parseString(text.replace(/^\uFEFF/, ""), {
+    let failed = false;
+    const fail = (message: string) => {
+      if (!failed) reject(csvError(message));
+      failed = true;
+    };
+    parseString(body, {
       headers: (h) => {
         headers = h.map((x) => (x ?? "").trim().toLowerCase());
         return headers;
       },
       ignoreEmpty: true,
       trim: true,
+      // a row whose field count differs from the header's comes to data-invalid, not an error
+      strictColumnHandling: true,
     })
-      .on("error", reject)
+      .on("error", (e: Error) => fail(e.message.startsWith("Duplicate headers") ? `The header names a column twice: ${e.message.replace(/^Duplicate headers found /, "")}` : `The file is not valid CSV: ${e.message}`))
       .on("data", (values: Record<string, string>) => {
         line += 1;
         rows.push({ line, values });
       })
-      .on("end", () => resolve({ headers, rows }));
+      .on("data-invalid", (row: unknown) => {
+        line += 1;
+        const fields = Array.isArray(row) ? (row as unknown[]) : [];
+        if (fields.length > headers.length) return fail(`Line ${line} has ${fields.length} fields; the header has ${headers.length}.`);
+        // a short line (trailing empty cells left out) reads as blanks, as before
+        rows.push({ line, values: Object.fromEntries(headers.map((h, i) => [h, String(fields[i] ?? "").trim()])) });
+      })
+      .on("end", () => {
+        if (!failed) resolve({ headers, rows });
+      });
   });
+}
+
+const csvError = (message: string) => new AppError("invalid", message, { file: [message] });
+
+/**
+ * Why the text cannot be CSV, found in one pass: bytes that are not text (a PNG, a spreadsheet),
+ * a NUL character (no database text holds it), a closing quote followed by more text, or a
+ * quote still open at the end, each with its line.
+ */
+export function csvTextProblem(text: string): string | null {
+  // U+FFFD is what invalid UTF-8 decodes to; control characters other than tab and newlines are not in text files
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+  if (/[\uFFFD\u0001-\u0008\u000B\u000C\u000E-\u001F]/.test(text.slice(0, 64 * 1024))) return "The file is not a CSV text file.";
+  let line = 1;
+  let quoteLine = 0;
+  let inQuotes = false;
+  let atFieldStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\u0000") return `Line ${line} contains a NUL character, which cannot be imported.`;
+    if (c === "\n") line += 1;
+    if (inQuotes) {
+      if (c !== '"') continue;
+      if (text[i + 1] === '"') {
+        i += 1;
+        continue;
+      }
+      inQuotes = false;
+      atFieldStart = false;
+      const next = /^[ \t]*(.?)/.exec(text.slice(i + 1, i + 65))![1];
+      if (next && next !== "," && next !== "\r") return `Line ${line} has text after a closing quote.`;
+    } else if (c === "," || c === "\n") atFieldStart = true;
+    // a quote opens a field only at its start; elsewhere the parser reads it as text
+    else if (c === '"' && atFieldStart) {
+      inQuotes = true;
+      quoteLine = line;
+    } else if (c !== " " && c !== "\t" && c !== "\r") atFieldStart = false;
+  }
+  return inQuotes ? `Line ${quoteLine} opens a quote that is never closed.` : null;
 }
 
 /** A cell that a spreadsheet would run as a formula gets a leading apostrophe. */
@@ -60,7 +121,7 @@ export async function readCsvUpload(request: Request): Promise<{ text: string; f
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > MAX_UPLOAD_BYTES) throw new AppError("invalid", "The file is larger than 10 MB.", { file: ["The file is larger than 10 MB."] });
   if (type.includes("multipart/form-data")) {
-    const form = await request.formData();
+    const form = await readForm(request);
     for (const [k, v] of form) if (typeof v === "string") fields[k] = v;
     const file = form.get("file");
     if (!(file instanceof File) || file.size === 0) throw new AppError("invalid", "Choose a file to import.", { file: ["Choose a file to import."] });

@@ -7,7 +7,8 @@ export function errorResponse(error: AppError): Response {
 
 /**
  * Wraps an /api handler: domain errors become their JSON error and status; a thrown Response
- * (redirects are never thrown from /api) passes through; anything else is a logged 500.
+ * (redirects are never thrown from /api) passes through; a database refusal of the caller's input
+ * is the caller's 400; anything else is a logged 500.
  */
 export async function api<T>(handler: () => Promise<T>): Promise<Response> {
   try {
@@ -16,9 +17,37 @@ export async function api<T>(handler: () => Promise<T>): Promise<Response> {
   } catch (error) {
     if (error instanceof Response) return error;
     if (error instanceof AppError) return errorResponse(error);
+    const refused = inputRefusedByDatabase(error);
+    if (refused) {
+      // the input checks should have caught it first: log it so the check gets written
+      console.warn("input refused by the database", refused.code, refused.message);
+      return errorResponse(new AppError("bad_request", refused.message));
+    }
     console.error(error);
     return Response.json({ errors: { base: ["Something went wrong. Please try again or contact tech support."] } }, { status: 500 });
   }
+}
+
+/**
+ * PostgreSQL errors that only a caller's value can cause (SQLSTATE, with what to tell them): a
+ * second line behind the input checks, so a value they missed is a 400 and not a 500.
+ */
+const INPUT_ERRORS: Record<string, string> = {
+  "22P05": "The request contains a character that cannot be stored.",
+  "22021": "The request contains a character that cannot be stored.",
+  "22003": "A number in the request is out of range.",
+  "22007": "A date or time in the request is not valid.",
+  "22008": "A date or time in the request is out of range.",
+  "54001": "The request is nested too deeply.",
+};
+
+/** The SQLSTATE of a database error (drizzle wraps the driver's error as its cause). */
+export function inputRefusedByDatabase(error: unknown): { code: string; message: string } | null {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code in INPUT_ERRORS) return { code, message: INPUT_ERRORS[code]! };
+  }
+  return null;
 }
 
 /** Methods that may change state; GET and HEAD never do. */
@@ -28,18 +57,85 @@ export function assertMethod(request: Request, ...allowed: string[]): void {
   }
 }
 
-/** Reads a JSON body (or a form body) as a plain object, for zod to validate. */
+/** Deeper JSON than any call takes; refused before zod or the database recurse over it. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Reads a JSON body (or a form body) as a plain object, for zod to validate. Refuses what no
+ * field may hold before anything recurses over it or stores it: JSON nested deeper than
+ * MAX_JSON_DEPTH (400) and NUL characters, which PostgreSQL text cannot hold (422 naming the
+ * field). A body that is not the JSON or form it says it is answers 400.
+ */
 export async function readBody(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("application/json")) {
-    const body = await request.json().catch(() => {
+    const body: unknown = await request.json().catch(() => {
       throw new AppError("bad_request", "The request body is not valid JSON.");
     });
     if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", "The request body must be a JSON object.");
+    assertStorable(body);
     return body as Record<string, unknown>;
   }
-  if (type.includes("form")) return Object.fromEntries(await request.formData());
+  if (type.includes("form")) {
+    const body = Object.fromEntries(await readForm(request));
+    assertStorable(body);
+    return body;
+  }
   return {};
+}
+
+/** request.formData(), with a body that is not the form it claims to be as a 400 (not a TypeError). */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new AppError("bad_request", "The request body is not a valid form.");
+  }
+}
+
+/**
+ * The query string's parameters, refused (422 naming the parameter) when one holds a NUL
+ * character, which no parameter may carry to the database.
+ */
+export function readQuery(request: Request): URLSearchParams {
+  const params = new URL(request.url).searchParams;
+  for (const [key, value] of params) {
+    if (key.includes("\u0000") || value.includes("\u0000")) throw nulError(key);
+  }
+  return params;
+}
+
+/** The query string as a plain object (the last value of a repeated parameter), for zod. */
+export const readQueryObject = (request: Request): Record<string, string> => Object.fromEntries(readQuery(request));
+
+const nulError = (field: string) => {
+  const name = printableField(field);
+  return new AppError("invalid", `${name} cannot contain a NUL character`, { [name]: [`${name} cannot contain a NUL character`] });
+};
+
+/** A field path as it can be shown (and stored in an error body): NUL written out. */
+const printableField = (field: string) => field.replaceAll("\u0000", "\\u0000") || "base";
+
+/**
+ * Walks a parsed body without recursion: too deep is a 400, a NUL in any key or string a 422
+ * naming its dotted path.
+ */
+export function assertStorable(value: unknown): void {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: "", depth: 0 }];
+  while (stack.length) {
+    const { value: v, path, depth } = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) throw nulError(path);
+      continue;
+    }
+    if (!v || typeof v !== "object" || v instanceof Blob) continue;
+    if (depth >= MAX_JSON_DEPTH) throw new AppError("bad_request", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+    for (const [key, child] of Object.entries(v)) {
+      const childPath = path ? `${path}.${key}` : key;
+      if (key.includes("\u0000")) throw nulError(childPath);
+      stack.push({ value: child, path: childPath, depth: depth + 1 });
+    }
+  }
 }
 
 export function isSecureRequest(request: Request): boolean {
@@ -49,4 +145,16 @@ export function isSecureRequest(request: Request): boolean {
 /** The loader of an action-only /api route: a GET answers 405 JSON naming the methods it takes (not Remix's 400). */
 export function methodNotAllowed(...allowed: string[]) {
   return () => Response.json({ errors: { base: [`Use ${allowed.join(" or ")} for this call.`] } }, { status: 405, headers: { Allow: allowed.join(", ") } });
+}
+
+/**
+ * A page action's form: a body that is not the form it claims to be answers the page's error
+ * screen with 400 (a thrown Response), not a 500.
+ */
+export async function readPageForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new Response("The form could not be read. Go back and send it again.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
 }

@@ -20,9 +20,5 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, raw: unknown): z.in
   throw new AppError("invalid", first, errors);
 }
 
-/** A positive whole-number route parameter, or a 422 naming it. */
-export function idParam(value: string | undefined, label = "Id"): number {
-  const id = Number(value);
-  if (!Number.isInteger(id) || id <= 0) throw new AppError("invalid", `${label} must be a positive number`, { id: [`${label} must be a positive number`] });
-  return id;
-}
+/** A positive whole-number route parameter, or a 422 naming it (404 beyond any record id). */
+export { pathId as idParam } from "./ids";

@@ -22,6 +22,7 @@ import {
 import { createSession, destroySession, destroyUserSessions, readSessionToken } from "./sessions.server";
 import { newToken, tokenDigest } from "./tokens.server";
 import { parseOrThrow } from "../../utils/validation";
+import { readBody } from "../../utils/http.server";
 
 export const RESET_TOKEN_HOURS = 6;
 export const SIGN_IN_AUDIT_RETENTION_DAYS = 90;
@@ -125,14 +126,8 @@ class PasswordStrategy extends Strategy<SignedIn, { input: SignInInput; client: 
   name = "password";
 
   async authenticate(request: Request): Promise<SignedIn> {
-    const type = request.headers.get("content-type") ?? "";
-    let raw: Record<string, unknown>;
-    if (type.includes("application/json")) {
-      const body = (await request.json().catch(() => ({}))) as { user?: Record<string, unknown> } & Record<string, unknown>;
-      raw = body.user && typeof body.user === "object" ? body.user : body;
-    } else {
-      raw = Object.fromEntries(await request.formData());
-    }
+    const body = await readBody(request);
+    const raw = body.user && typeof body.user === "object" ? body.user : body;
     const input = parseOrThrow(signInSchema, raw);
     return this.verify({ input, client: clientInfo(request) });
   }

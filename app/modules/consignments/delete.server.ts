@@ -11,11 +11,12 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { canTransition, transition } from "./lifecycle";
+import { idSchema, recordId } from "../../utils/ids";
 
 const idsSchema = z.object({
   ids: z
-    .union([z.array(z.coerce.number().int().positive()), z.string().transform((s) => s.split(",").filter(Boolean).map(Number))])
-    .pipe(z.array(z.number().int().positive({ error: "ids must be consignment ids" })).min(1, "No consignments have been selected.").max(500, "At most 500 at a time")),
+    .union([z.array(idSchema("ids must be consignment ids")), z.string().transform((s) => s.split(",").filter(Boolean).map(Number))])
+    .pipe(z.array(recordId("ids must be consignment ids")).min(1, "No consignments have been selected.").max(500, "At most 500 at a time")),
 });
 
 /**

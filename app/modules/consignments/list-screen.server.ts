@@ -24,6 +24,8 @@ import {
   type ListView,
 } from "./list";
 import { listScreen } from "./list.server";
+import { MAX_ID } from "../../utils/ids";
+import { readPageForm } from "../../utils/http.server";
 
 /**
  * The view a URL names. A missing date filter or site takes the user's remembered option
@@ -77,7 +79,7 @@ const idList = (raw: string | null) =>
   (raw ?? "")
     .split(",")
     .map(Number)
-    .filter((n) => Number.isInteger(n) && n > 0)
+    .filter((n) => Number.isInteger(n) && n > 0 && n <= MAX_ID)
     .slice(0, 500);
 
 export async function listLoader({ request, context, params }: LoaderFunctionArgs) {
@@ -109,7 +111,7 @@ export async function listAction({ request, context, params }: ActionFunctionArg
   const { user } = await requireUser(context, request);
   const url = new URL(request.url);
   const view = viewOf(user, params, url);
-  const form = await request.formData();
+  const form = await readPageForm(request);
   const intent = String(form.get("intent") ?? "");
   try {
     switch (intent) {

@@ -4,6 +4,9 @@
  * GET /api/consignments share one copy (the browser bundle cannot import *.server files).
  */
 
+import { z } from "zod";
+import { MAX_ID, recordId } from "../../utils/ids";
+
 /** State filters of the list (spec 1 section 4 "List filters"); metadata is every state. */
 export const LIST_FILTERS = ["metadata", "incomplete", "labels_to_print", "complete", "despatched", "failed"] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
@@ -125,26 +128,40 @@ export function encodeCursor(value: CursorValue, id: number): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** The cursor's value and id, or null when it is not one of ours. */
+/** A calendar date that exists (no 2024-99-99 or 2025-02-30), years 1 to 9999. */
+const realDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((v) => {
+    const [y, m, d] = v.split("-").map(Number) as [number, number, number];
+    const date = new Date(0);
+    date.setUTCFullYear(y, m - 1, d);
+    return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  });
+
+/**
+ * What a cursor's sort value may be, per the sort column's type: each is cast in SQL, so anything
+ * the column cannot hold (a NUL, an integer beyond int4, numeric(14,x) overflow) is refused here.
+ */
+const CURSOR_VALUES = {
+  text: z.string().max(1000).refine((v) => !v.includes("\u0000")),
+  date: realDate,
+  int: z.number().int().min(-MAX_ID - 1).max(MAX_ID),
+  numeric: z.string().regex(/^-?\d{1,11}(\.\d{1,4})?$/),
+  bool: z.boolean(),
+} as const;
+
+/** The cursor's value and id, or null when it is not one of ours or does not fit the sort. */
 export function decodeCursor(cursor: string, sort: SortKey): { value: CursorValue; id: number } | null {
+  let parsed: unknown;
   try {
     const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
-    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
-    const [value, id] = parsed as [unknown, unknown];
-    if (typeof id !== "number" || !Number.isInteger(id) || id <= 0) return null;
-    const type = SORTS[sort].type;
-    const fits =
-      value === null ||
-      (type === "text" && typeof value === "string" && value.length <= 1000) ||
-      (type === "date" && typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ||
-      (type === "int" && typeof value === "number" && Number.isInteger(value)) ||
-      (type === "numeric" && typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value)) ||
-      (type === "bool" && typeof value === "boolean");
-    return fits ? { value: value as CursorValue, id } : null;
+    parsed = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
   } catch {
     return null;
   }
+  const result = z.tuple([CURSOR_VALUES[SORTS[sort].type].nullable(), recordId("id")]).safeParse(parsed);
+  return result.success ? { value: result.data[0], id: result.data[1] } : null;
 }
 
 // ---------------------------------------------------------------------------------------------

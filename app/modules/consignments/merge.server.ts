@@ -16,6 +16,7 @@ import { parseOrThrow } from "../../utils/validation";
 import { getConsignment, inputFrom, saveConsignment, type ConsignmentJson } from "./consignments.server";
 import { isEditable } from "./rules";
 import { transition } from "./lifecycle";
+import { idSchema } from "../../utils/ids";
 
 export const DEFAULT_MERGE_LIMIT = 3;
 
@@ -75,7 +76,7 @@ async function mergedCounts(db: DbOrTx, ids: number[]) {
   return new Map(rows.map((r) => [r.id!, r.n]));
 }
 
-const mergeableSchema = z.object({ id: z.coerce.number({ error: "Consignment id is required" }).int().positive("Consignment id is required") });
+const mergeableSchema = z.object({ id: idSchema("Consignment id is required") });
 
 /**
  * POST /api/consignments/mergeable_consignments { id }: the consignments this one could be
@@ -128,7 +129,7 @@ export async function mergeableConsignments(db: DbOrTx, user: CurrentUser, raw: 
   return { consignments: out, merge_limit: settings.limit };
 }
 
-const mergeSchema = z.object({ source_id: z.coerce.number({ error: "source_id is required" }).int().positive("source_id is required") });
+const mergeSchema = z.object({ source_id: idSchema("source_id is required") });
 
 /**
  * POST /api/consignments/{id}/merge { source_id }: the source's item lines join consignment

@@ -31,6 +31,8 @@ import { jobStatusFor } from "../jobs/jobs.server";
 import type { Mailer } from "../mail/mailer.server";
 import type { Renderer } from "../printing/renderer.server";
 import { isFailed } from "./rules";
+import { MAX_ID } from "../../utils/ids";
+import { readPageForm } from "../../utils/http.server";
 
 /** What the screen's post needs besides the database: the queue (despatch), the mailer and the renderer (return e-mails). */
 export interface ScreenServices {
@@ -270,7 +272,7 @@ export async function postConsignmentScreen(
 const idOf = (raw: string | undefined) => {
   if (raw == null) return null;
   const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw new AppError("not_found", "Consignment not found");
+  if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw new AppError("not_found", "Consignment not found");
   return id;
 };
 
@@ -294,7 +296,7 @@ export function screenAction(variant: Variant) {
     try {
       const id = idOf(params.id);
       const existing = id ? await getConsignment(context.db, user, id) : null;
-      return await postConsignmentScreen(context.db, user, id, await request.formData(), existing, variant, context);
+      return await postConsignmentScreen(context.db, user, id, await readPageForm(request), existing, variant, context);
     } catch (e) {
       throwIfAccessError(e);
       throw e;

@@ -23,6 +23,7 @@ import { isDespatchable, isFailed } from "../consignments/rules";
 import { bool } from "../consignments/schema";
 import { NO_EMAIL } from "./return-email.server";
 import { transition } from "../consignments/lifecycle";
+import { idSchema, recordId } from "../../utils/ids";
 
 export const NOTHING_SELECTED = "No consignments have been selected for despatch.";
 export const NOT_DESPATCHABLE = "At least one of the consignments you have selected is not despatchable.";
@@ -41,11 +42,11 @@ export const MAX_DESPATCH = 5000;
 
 const idsSchema = z.object({
   ids: z
-    .union([z.array(z.coerce.number().int().positive()), z.string().transform((s) => s.split(",").filter(Boolean).map(Number)), z.undefined(), z.null()])
+    .union([z.array(idSchema("ids must be consignment ids")), z.string().transform((s) => s.split(",").filter(Boolean).map(Number)), z.undefined(), z.null()])
     .transform((ids) => [...new Set(ids ?? [])])
     .pipe(
       z
-        .array(z.number().int().positive({ error: "ids must be consignment ids" }))
+        .array(recordId("ids must be consignment ids"))
         .min(1, NOTHING_SELECTED)
         .max(MAX_DESPATCH, `At most ${MAX_DESPATCH} consignments can be despatched at once.`),
     ),

@@ -17,6 +17,7 @@ import { VARIANTS, variantOf } from "../consignments/variants";
 import { isInactive } from "../consignments/rules";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
+import { MAX_ID } from "../../utils/ids";
 
 export const DATE_RANGE_TOO_LARGE = "Date range too large, please select dates within 2 months.";
 export const NO_MANIFESTS = "There are no manifests to display.";
@@ -271,7 +272,7 @@ export interface ManifestList {
 }
 
 const parseIds = (value: string | null | undefined) =>
-  [...new Set((value ?? "").split(",").map((s) => Number(s.trim())))].filter((n) => Number.isInteger(n) && n > 0).slice(0, MAX_LISTED);
+  [...new Set((value ?? "").split(",").map((s) => Number(s.trim())))].filter((n) => Number.isInteger(n) && n > 0 && n <= MAX_ID).slice(0, MAX_LISTED);
 
 /** The user's manifests of a site (or all) despatched in a date range, grouped per carrier. */
 export async function listManifests(db: DbOrTx, user: CurrentUser, filters: ManifestFilters, now = new Date()): Promise<ManifestList> {
@@ -353,7 +354,7 @@ const idsField = z
   .min(1, "ids are required")
   .regex(/^\d+(\s*,\s*\d+)*$/, "ids must be manifest ids separated by commas")
   .transform((s) => [...new Set(s.split(",").map((x) => Number(x.trim())))])
-  .refine((ids) => ids.every((n) => Number.isSafeInteger(n) && n > 0), "ids must be manifest ids")
+  .refine((ids) => ids.every((n) => Number.isInteger(n) && n > 0 && n <= MAX_ID), "ids must be manifest ids")
   .refine((ids) => ids.length <= MAX_IDS, `At most ${MAX_IDS} at a time`);
 
 const idsQuery = z.object({ ids: z.string({ error: "ids are required" }).pipe(idsField) });

@@ -10,6 +10,7 @@ import { parseOrThrow } from "../../utils/validation";
 import type { LabelData, LabelPage } from "../../../print-templates/labels/Labels";
 import { lockForNumbering } from "../numbers/numbers.server";
 import { labelsOf, printLabels } from "./labels.server";
+import { recordId } from "../../utils/ids";
 
 /** A list page holds 100 rows a group; a batch of 200 keeps one PDF to a few seconds. */
 export const MAX_BATCH = 200;
@@ -20,7 +21,7 @@ const idsSchema = z.object({
     .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).filter(Boolean).map(Number))])
     .pipe(
       z
-        .array(z.number().int().positive({ error: "ids must be consignment ids" }))
+        .array(recordId("ids must be consignment ids"))
         .min(1, "No consignments have been selected.")
         .max(MAX_BATCH, `At most ${MAX_BATCH} consignments at a time`),
     ),

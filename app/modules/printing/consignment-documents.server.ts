@@ -14,12 +14,13 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import type { DocumentConsignment } from "../../../print-templates/documents/Documents";
 import type { ManifestDocument } from "../../../print-templates/documents/Manifest";
+import { recordId } from "../../utils/ids";
 
 const idsSchema = z.object({
   ids: z
     .string({ error: "ids are required" })
     .transform((s) => s.split(",").filter(Boolean).map(Number))
-    .pipe(z.array(z.number().int().positive({ error: "ids must be consignment ids" })).min(1, "ids are required").max(200, "At most 200 at a time")),
+    .pipe(z.array(recordId("ids must be consignment ids")).min(1, "ids are required").max(200, "At most 200 at a time")),
 });
 
 export async function documentsOf(db: DbOrTx, user: CurrentUser, query: URLSearchParams, kind: "notes" | "dangerous_goods"): Promise<DocumentConsignment[]> {

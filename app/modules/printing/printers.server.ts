@@ -11,6 +11,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { AppError, type FieldErrors } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { printMessages, type PrinterKind } from "./messages";
+import { idSchema } from "../../utils/ids";
 
 export const KIND_OF: Record<PrinterType, PrinterKind> = { Label: "label", Manifest: "manifest", Connote: "connote" };
 const TYPE_OF: Record<PrinterKind, PrinterType> = { label: "Label", manifest: "Manifest", connote: "Connote" };
@@ -58,9 +59,9 @@ async function storeChoices(db: DbOrTx, user: CurrentUser, choices: { label?: nu
 }
 
 const configurationSchema = z.object({
-  label_printer_id: z.coerce.number({ error: "Choose a label printer" }).int().positive("Choose a label printer"),
-  manifest_printer_id: z.coerce.number({ error: "Choose a manifest printer" }).int().positive("Choose a manifest printer"),
-  connote_printer_id: z.coerce.number({ error: "Choose a connote printer" }).int().positive("Choose a connote printer"),
+  label_printer_id: idSchema("Choose a label printer"),
+  manifest_printer_id: idSchema("Choose a manifest printer"),
+  connote_printer_id: idSchema("Choose a connote printer"),
 });
 
 /**

@@ -8,6 +8,7 @@ import { canUpdateSiteServices } from "../auth/roles";
 import { customerForStaff } from "../tenancy/customers.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
+import { idSchema } from "../../utils/ids";
 
 
 
@@ -112,7 +113,7 @@ export async function deleteSiteServices(db: DbOrTx, user: CurrentUser, customer
   await customerForStaff(db, user, customerId);
   // viewing is for the team; changing needs admin, super_admin or devs (spec 2: admin only, with a permission)
   if (!canUpdateSiteServices(user)) throw new AppError("forbidden", forbiddenMessage(user));
-  const { ids } = parseOrThrow(z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, "Choose what to delete") }), raw);
+  const { ids } = parseOrThrow(z.object({ ids: z.array(idSchema("ids must be site service ids")).min(1, "Choose what to delete") }), raw);
   const own = await db
     .select({ id: siteServices.id })
     .from(siteServices)

@@ -6,13 +6,14 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { customerForStaff } from "../tenancy/customers.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
+import { idSchema } from "../../utils/ids";
 
 const amount = z.coerce.number({ error: "Must be a number" }).min(0, "Must be 0 or more");
 const amountSchema = z.object({ surcharge: amount, is_percentage: z.coerce.boolean().default(false), add_fuel_levy: z.coerce.boolean().default(false) });
 const optionalAmount = amountSchema.nullable().optional().default(null);
 
 const setSchema = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: idSchema("id must be a surcharge set id").optional(),
   name: z.string().trim().min(1, "Name is required").max(100),
   code: z.string().trim().min(1, "Code is required").max(40),
   carrier_code: z.string().trim().min(1, "Carrier is required"),
@@ -113,7 +114,7 @@ export async function saveSurcharges(db: DbOrTx, user: CurrentUser, customerId: 
 
 export async function deleteSurcharges(db: DbOrTx, user: CurrentUser, customerId: number, raw: unknown) {
   await customerForStaff(db, user, customerId);
-  const { ids } = parseOrThrow(z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, "Choose what to delete") }), raw);
+  const { ids } = parseOrThrow(z.object({ ids: z.array(idSchema("ids must be surcharge set ids")).min(1, "Choose what to delete") }), raw);
   const rows = await db
     .delete(surchargeSets)
     .where(and(eq(surchargeSets.customerId, customerId), inArray(surchargeSets.id, ids)))

@@ -10,6 +10,7 @@ import { parseCsv, toCsv } from "../../utils/csv.server";
 import { parseOrThrow } from "../../utils/validation";
 import { ZONE_COLUMNS } from "./csv-columns";
 import { resolveCodes } from "./reference.server";
+import { idSchema } from "../../utils/ids";
 
 export const PRIVILEGE_MESSAGE = "Your privilege level does not allow this";
 const STEP_DEFAULT = 1000;
@@ -78,8 +79,12 @@ export async function startZoneImport(db: DbOrTx, user: CurrentUser, rawScope: u
     valid: [],
     invalid: [],
   };
-  const job = await createJobRow(db, { name: "zones.import", userId: user.id, customerId: user.customer.id, message: "Checking zones..." });
-  await updateJobRow(db, job.id, { info: state as unknown as Record<string, unknown> });
+  // one transaction: a file the job row cannot hold must not leave an empty import queued
+  const job = await db.transaction(async (tx) => {
+    const row = await createJobRow(tx, { name: "zones.import", userId: user.id, customerId: user.customer.id, message: "Checking zones..." });
+    await updateJobRow(tx, row.id, { info: state as unknown as Record<string, unknown> });
+    return row;
+  });
   return { uuid: job.id, length: rows.length };
 }
 
@@ -240,7 +245,7 @@ export async function listZones(db: DbOrTx, raw: unknown) {
 }
 
 const editSchema = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: idSchema("id must be a zone id").optional(),
   postcode: z.string().trim().optional(),
   locality: z.string().trim().optional().nullable(),
   country: z.string().trim().optional(),

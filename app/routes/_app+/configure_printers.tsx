@@ -5,6 +5,7 @@ import { Alerts, type Alert } from "~/components/Alerts";
 import { requireUser } from "~/modules/auth/guard.server";
 import { listPrinters, saveConfiguration } from "~/modules/printing/printers.server";
 import { AppError } from "~/utils/errors";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Configure printers · FreightDesk" }];
 
@@ -17,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(context, request);
   try {
-    await saveConfiguration(context.db, user, Object.fromEntries(await request.formData()));
+    await saveConfiguration(context.db, user, Object.fromEntries(await readPageForm(request)));
     return { alert: { type: "success", message: "Printer configuration saved." } as Alert };
   } catch (e) {
     if (!(e instanceof AppError)) throw e;

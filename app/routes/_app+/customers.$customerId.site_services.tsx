@@ -7,6 +7,8 @@ import { referenceLists } from "~/modules/rating/lookups.server";
 import { deleteSiteServices, saveSiteServices, searchSiteServices } from "~/modules/rating/site-services.server";
 import { AppError } from "~/utils/errors";
 import { throwIfAccessError } from "~/utils/ui.server";
+import { readPageForm } from "~/utils/http.server";
+import { pageId } from "~/utils/ids";
 
 export const meta: MetaFunction = () => [{ title: "Carriers & Services · FreightDesk" }];
 
@@ -14,7 +16,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
   const url = new URL(request.url);
   try {
-    const customerId = Number(params.customerId);
+    const customerId = pageId(params.customerId);
     const [result, lists] = await Promise.all([
       searchSiteServices(context.db, user, customerId, { site_codes: url.searchParams.get("site") ?? "", group_by: url.searchParams.get("group_by") ?? "site" }),
       referenceLists(context.db),
@@ -29,13 +31,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user } = await requireStaff(context, request);
-  const f = Object.fromEntries(await request.formData()) as Record<string, string>;
+  const f = Object.fromEntries(await readPageForm(request)) as Record<string, string>;
   try {
     if (f.intent === "delete") {
-      await deleteSiteServices(context.db, user, Number(params.customerId), { ids: [f.id] });
+      await deleteSiteServices(context.db, user, pageId(params.customerId), { ids: [f.id] });
       return { alerts: [{ type: "success", message: "Service removed from the site." }] as Alert[] };
     }
-    await saveSiteServices(context.db, user, Number(params.customerId), {
+    await saveSiteServices(context.db, user, pageId(params.customerId), {
       site_code: f.site_code,
       carrier_code: f.carrier_code,
       service_code: f.service_code,

@@ -6,10 +6,12 @@ import { referenceLists } from "~/modules/rating/lookups.server";
 import { deleteSurcharges, saveSurcharges, searchSurcharges, type SurchargeSetJson } from "~/modules/rating/surcharges.server";
 import { AppError } from "~/utils/errors";
 import { throwIfAccessError } from "~/utils/ui.server";
+import { readPageForm } from "~/utils/http.server";
+import { pageId } from "~/utils/ids";
 
 export const meta: MetaFunction = () => [{ title: "Surcharges · FreightDesk" }];
 
-const customerIdOf = (params: Record<string, string | undefined>) => Number(params.customerId);
+const customerIdOf = (params: Record<string, string | undefined>) => pageId(params.customerId);
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
@@ -64,7 +66,7 @@ function setFromForm(f: FormData) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user } = await requireStaff(context, request);
-  const f = await request.formData();
+  const f = await readPageForm(request);
   try {
     if (f.get("intent") === "delete") {
       await deleteSurcharges(context.db, user, customerIdOf(params), { ids: [f.get("id")] });

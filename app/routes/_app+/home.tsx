@@ -15,6 +15,8 @@ import { updateUserOptions } from "~/modules/users/options.server";
 import { AppError } from "~/utils/errors";
 import { parseOrThrow } from "~/utils/validation";
 import { safeRedirectPath, throwIfAccessError } from "~/utils/ui.server";
+import { idSchema } from "~/utils/ids";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · FreightDesk" }];
 
@@ -40,15 +42,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("mark_all_seen"), redirectTo: z.string().optional() }),
-  z.object({ intent: z.literal("delete_notice"), notice_id: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("switch_customer"), customer_id: z.coerce.number({ error: "Choose a customer" }).int().positive("Choose a customer") }),
+  z.object({ intent: z.literal("delete_notice"), notice_id: idSchema("Choose a notice") }),
+  z.object({ intent: z.literal("switch_customer"), customer_id: idSchema("Choose a customer") }),
   z.object({ intent: z.literal("set_view"), view: z.enum(["DESPATCHER", "FINANCE"]) }),
   z.object({ intent: z.literal("run_cleanup") }),
 ]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(context, request);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readPageForm(request));
   try {
     const input = parseOrThrow(intentSchema, form);
     switch (input.intent) {

@@ -8,6 +8,7 @@ import { formatVolume, formatWeight } from "~/modules/consignments/rules";
 import { listManifests, printableIds } from "~/modules/despatch/manifests.server";
 import { printerFor } from "~/modules/printing/printers.server";
 import { AppError } from "~/utils/errors";
+import { MAX_ID } from "~/utils/ids";
 
 export const meta: MetaFunction = () => [{ title: "Manifests · FreightDesk" }];
 
@@ -42,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           context,
           user,
           print,
-          q.getAll("m").map(Number).filter((n) => Number.isInteger(n) && n > 0),
+          q.getAll("m").map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= MAX_ID),
         )
       : null;
   const list = await listManifests(context.db, user, { site: q.get("site"), from: q.get("from"), to: q.get("to"), open: q.get("open") });

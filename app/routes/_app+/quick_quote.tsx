@@ -11,6 +11,7 @@ import type { Rate } from "~/modules/rating/engine";
 import { apiFetch } from "~/utils/api-client";
 import { useLiveRates } from "~/components/consignment/useLiveRates";
 import { AppError } from "~/utils/errors";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Quick quote · FreightDesk" }];
 
@@ -27,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** "Get quotes" without JavaScript: the same pricing as the live one. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(context, request);
-  const values = Object.fromEntries([...(await request.formData()).entries()].filter((e): e is [string, string] => typeof e[1] === "string"));
+  const values = Object.fromEntries([...(await readPageForm(request)).entries()].filter((e): e is [string, string] => typeof e[1] === "string"));
   const raw = nest(Object.entries(values));
   const country = user.sites.find((s) => s.code === values.site_code)?.country;
   try {

@@ -6,6 +6,7 @@ import { reinstateConsignments } from "~/modules/consignments/delete.server";
 import { listQuotes } from "~/modules/consignments/quotes.server";
 import { quoteReference } from "~/modules/consignments/rules";
 import { updateUserOptions } from "~/modules/users/options.server";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Quotes · FreightDesk" }];
 
@@ -30,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Choosing a new-quote kind remembers it and opens it; Undo reinstates a deleted quote. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(context, request);
-  const form = await request.formData();
+  const form = await readPageForm(request);
   if (form.get("intent") === "reinstate") {
     await reinstateConsignments(context.db, user, { ids: [Number(form.get("id"))] });
     return { alert: { type: "success", message: "The quote has been reinstated." } as Alert };

@@ -9,6 +9,7 @@ import { RATE_CARD_COLUMNS } from "~/modules/rating/csv-columns";
 import { deleteRateCards, exportRateCards, importRateCard, listRateCardFiles } from "~/modules/rating/rate-cards.server";
 import { AppError } from "~/utils/errors";
 import { MAX_UPLOAD_BYTES, toCsv } from "~/utils/csv.server";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Rate editor · FreightDesk" }];
 
@@ -28,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
     return data<Outcome>({ alerts: [{ type: "error", message: "The file is larger than 10 MB." }], lineErrors: [] }, { status: 422 });
   }
-  const form = await request.formData();
+  const form = await readPageForm(request);
   const intent = String(form.get("intent"));
   const filename = String(form.get("filename") ?? "");
   try {

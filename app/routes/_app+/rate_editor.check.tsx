@@ -6,6 +6,7 @@ import { userToday } from "~/modules/calendar/site-time";
 import type { Rate } from "~/modules/rating/engine";
 import { rateConsignment } from "~/modules/rating/rating.server";
 import { AppError } from "~/utils/errors";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Price check · FreightDesk" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Staff type in a consignment and see every service's price with its full breakdown. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireStaff(context, request);
-  const f = Object.fromEntries(await request.formData()) as Record<string, string>;
+  const f = Object.fromEntries(await readPageForm(request)) as Record<string, string>;
   const items = Array.from({ length: LINES }, (_, i) => ({
     quantity: f[`items.${i}.quantity`],
     length: f[`items.${i}.length`],

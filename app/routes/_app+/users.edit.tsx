@@ -8,6 +8,7 @@ import { requireUser } from "~/modules/auth/guard.server";
 import { PASSWORD_RULE_MESSAGE } from "~/modules/auth/password-rule";
 import { changePasswordSchema } from "~/modules/auth/schemas";
 import { AppError } from "~/utils/errors";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Change password · FreightDesk" }];
 
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user, token } = await requireUser(context, request);
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: changePasswordSchema });
   const hide = ["current_password", "password", "password_confirmation"];
   if (submission.status !== "success") return { result: submission.reply({ hideFields: hide }), saved: false };

@@ -8,6 +8,7 @@ import { referenceLists } from "~/modules/rating/lookups.server";
 import { PRIVILEGE_MESSAGE, exportZones, importZones, listZones, saveZones } from "~/modules/rating/zones.server";
 import { AppError } from "~/utils/errors";
 import { MAX_UPLOAD_BYTES } from "~/utils/csv.server";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Zones · FreightDesk" }];
 
@@ -47,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
     return data({ error: "The file is larger than 10 MB.", result: null as ImportResult | null }, { status: 422 });
   }
-  const form = await request.formData();
+  const form = await readPageForm(request);
   const scope = scopeFrom(form);
   try {
     if (form.get("intent") === "save") {

@@ -6,11 +6,12 @@ import { Field, FormErrors } from "~/components/Field";
 import { clientInfo, requestPasswordReset } from "~/modules/auth/auth.server";
 import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { forgotPasswordSchema } from "~/modules/auth/schemas";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · FreightDesk" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
   if (signInLimited(request)) return data({ result: submission.reply({ formErrors: [TOO_MANY_ATTEMPTS] }), message: null }, { status: 429 });
   if (submission.status !== "success") return { result: submission.reply(), message: null };

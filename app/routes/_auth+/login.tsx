@@ -12,7 +12,7 @@ import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { signInSchema } from "~/modules/auth/schemas";
 import { sessionCookie } from "~/modules/auth/sessions.server";
 import { AppError } from "~/utils/errors";
-import { isSecureRequest } from "~/utils/http.server";
+import { isSecureRequest, readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · FreightDesk" }];
 
@@ -29,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * the limit gets 'Too many attempts' here, in the page.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.clone().formData();
+  const formData = await readPageForm(request.clone());
   const submission = parseWithZod(formData, { schema: signInSchema });
   if (signInLimited(request)) return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), { status: 429 });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });

@@ -8,6 +8,7 @@ import { PASSWORD_RULE_MESSAGE } from "~/modules/auth/password-rule";
 import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { resetPasswordSchema } from "~/modules/auth/schemas";
 import { AppError } from "~/utils/errors";
+import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · FreightDesk" }];
 
@@ -16,7 +17,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   const hideFields = ["password", "password_confirmation"];
   if (signInLimited(request)) return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields }), { status: 429 });

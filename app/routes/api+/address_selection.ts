@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { addressSelection } from "~/modules/localities/localities.server";
 import { COUNTRIES } from "../../../db/schema/rating";
-import { api } from "~/utils/http.server";
+import { api, readQueryObject } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 const query = z.object({
@@ -16,7 +16,7 @@ const query = z.object({
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
-    const q = parseOrThrow(query, Object.fromEntries(new URL(request.url).searchParams));
+    const q = parseOrThrow(query, readQueryObject(request));
     return { addresses: await addressSelection(context.db, user, q) };
   });
 }

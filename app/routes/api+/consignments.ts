@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { saveConsignment } from "~/modules/consignments/consignments.server";
 import { apiListConsignments } from "~/modules/consignments/list.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, readBody, readQuery } from "~/utils/http.server";
 
 /**
  * POST /api/consignments: creates a consignment from the consignment object of spec 1 section 3
@@ -27,6 +27,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
-    return apiListConsignments(context.db, user, new URL(request.url).searchParams);
+    return apiListConsignments(context.db, user, readQuery(request));
   });
 }

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { searchDangerousGoods } from "~/modules/dangerous-goods/dangerous-goods.server";
-import { api } from "~/utils/http.server";
+import { api, readQueryObject } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 const query = z.object({ query: z.string().max(100, "Query is too long").default("") });
@@ -11,7 +11,7 @@ const query = z.object({ query: z.string().max(100, "Query is too long").default
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     await requireApiUser(context, request);
-    const q = parseOrThrow(query, Object.fromEntries(new URL(request.url).searchParams));
+    const q = parseOrThrow(query, readQueryObject(request));
     return { dangerous_goods_types: await searchDangerousGoods(context.db, q.query) };
   });
 }

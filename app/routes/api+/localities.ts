@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { countrySchema, localitiesByPostcode } from "~/modules/localities/localities.server";
-import { api } from "~/utils/http.server";
+import { api, readQueryObject } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 const query = z.object({ query: z.string().max(20).default(""), type: z.literal("postcode").default("postcode"), country: countrySchema });
@@ -11,7 +11,7 @@ const query = z.object({ query: z.string().max(20).default(""), type: z.literal(
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     await requireApiUser(context, request);
-    const q = parseOrThrow(query, Object.fromEntries(new URL(request.url).searchParams));
+    const q = parseOrThrow(query, readQueryObject(request));
     return { localities: await localitiesByPostcode(context.db, q) };
   });
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { manifestCountsByCarrier, manifestsByIds } from "~/modules/despatch/manifests.server";
-import { api } from "~/utils/http.server";
+import { api, readQueryObject } from "~/utils/http.server";
 
 /**
  * GET /api/manifests?ids=1,2: those manifests (spec 1 section 3 fields).
@@ -10,7 +10,7 @@ import { api } from "~/utils/http.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
-    const query = Object.fromEntries(new URL(request.url).searchParams);
+    const query = readQueryObject(request);
     return "ids" in query ? manifestsByIds(context.db, user, query) : manifestCountsByCarrier(context.db, user, query);
   });
 }

@@ -5,7 +5,7 @@ import { nextBusinessDay } from "~/modules/calendar/business-days";
 import { calendarDate } from "~/modules/calendar/dates";
 import { userToday } from "~/modules/calendar/site-time";
 import { COUNTRIES } from "../../../db/schema/rating";
-import { api } from "~/utils/http.server";
+import { api, readQueryObject } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 const AU_REGIONS = ["VIC", "NSW", "QLD", "NT", "WA", "SA", "TAS", "ACT"];
@@ -33,7 +33,7 @@ const query = z
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
-    const q = parseOrThrow(query, Object.fromEntries(new URL(request.url).searchParams));
+    const q = parseOrThrow(query, readQueryObject(request));
     return { date: nextBusinessDay(q.date ?? userToday(user), q.country, q.country === "NEW ZEALAND" ? undefined : q.region) };
   });
 }

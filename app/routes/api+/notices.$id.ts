@@ -3,9 +3,8 @@ import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { deleteNoticeFor, markNoticesSeen } from "~/modules/notices/notices.server";
 import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
-import { parseOrThrow } from "~/utils/validation";
+import { idParam, parseOrThrow } from "~/utils/validation";
 
-const params = z.object({ id: z.coerce.number().int().positive("Notice id must be a positive number") });
 const putBody = z.object({ seen: z.literal(true, { error: "Only seen: true can be set here" }) });
 
 /** DELETE /api/notices/{id} removes it from the user's list; PUT {seen: true} marks it seen. */
@@ -13,7 +12,7 @@ export async function action({ request, context, params: raw }: ActionFunctionAr
   return api(async () => {
     assertMethod(request, "DELETE", "PUT");
     const { user } = await requireApiUser(context, request);
-    const { id } = parseOrThrow(params, raw);
+    const id = idParam(raw.id, "Notice id");
     if (request.method === "DELETE") {
       await deleteNoticeFor(context.db, user, id);
       return { deleted: true };

@@ -4,8 +4,9 @@ import { requireApiUser } from "~/modules/auth/guard.server";
 import { markNoticesSeen, unseenNoticeCount } from "~/modules/notices/notices.server";
 import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
+import { idSchema } from "~/utils/ids";
 
-const body = z.object({ ids: z.array(z.coerce.number().int().positive()).optional() });
+const body = z.object({ ids: z.array(idSchema("ids must be notice ids")).optional() });
 
 /** POST /api/notices/mark_all_as_seen `{ ids? }`: marks those (or all) of the user's notices seen. */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { listNotices, NOTICES_PAGE_SIZE, unseenNoticeCount } from "~/modules/notices/notices.server";
-import { api } from "~/utils/http.server";
+import { api, readQueryObject } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
 const query = z.object({
@@ -14,7 +14,7 @@ const query = z.object({
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
-    const page = parseOrThrow(query, Object.fromEntries(new URL(request.url).searchParams));
+    const page = parseOrThrow(query, readQueryObject(request));
     const [list, unseen] = await Promise.all([listNotices(context.db, user, page), unseenNoticeCount(context.db, user)]);
     return { ...list, unseen };
   });

@@ -4,7 +4,7 @@ import { isAdmin } from "~/modules/auth/roles";
 import { deleteRateCards, importRateCard } from "~/modules/rating/rate-cards.server";
 import { readCsvUpload } from "~/utils/csv.server";
 import { AppError } from "~/utils/errors";
-import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
+import { api, assertMethod, methodNotAllowed, readBody, readQueryObject } from "~/utils/http.server";
 
 /**
  * POST /api/rate_editor/import?filename= (csv file or body): imports a rate card, all or nothing.
@@ -20,7 +20,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return importRateCard(context.db, text, filename ?? `rates-${new Date().toISOString().slice(0, 10)}.csv`);
     }
     if (params.url === "delete") {
-      const query = Object.fromEntries(new URL(request.url).searchParams);
+      const query = readQueryObject(request);
       return deleteRateCards(context.db, { ...query, ...(await readBody(request)) });
     }
     throw new AppError("not_found", `No rate editor call ${params.url}`);

@@ -1,13 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { currentUserJson } from "~/modules/auth/current-user.server";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { switchCustomer } from "~/modules/tenancy/customers.server";
 import { AppError } from "~/utils/errors";
 import { api, assertMethod } from "~/utils/http.server";
-import { parseOrThrow } from "~/utils/validation";
-
-const params = z.object({ id: z.coerce.number().int().positive("Customer id must be a positive number") });
+import { idParam } from "~/utils/validation";
 
 /**
  * Switch the customer a staff user works in. The spec names GET, but switching changes state,
@@ -18,7 +15,7 @@ export async function action({ request, context, params: raw }: ActionFunctionAr
   return api(async () => {
     assertMethod(request, "POST", "PUT");
     const { user } = await requireApiUser(context, request);
-    const { id } = parseOrThrow(params, raw);
+    const id = idParam(raw.id, "Customer id");
     try {
       return currentUserJson(await switchCustomer(context.db, user, id));
     } catch (error) {

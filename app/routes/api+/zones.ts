@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { authorize, requireApiUser } from "~/modules/auth/guard.server";
 import { isAdmin } from "~/modules/auth/roles";
 import { listZones, saveZones } from "~/modules/rating/zones.server";
-import { api, assertMethod, readBody } from "~/utils/http.server";
+import { api, assertMethod, readBody, readQueryObject } from "~/utils/http.server";
 
 /** GET /api/zones?carrier_code&customer_code&site_code&service_code&q&page: a page of a scope's zones (staff). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
     authorize(user, isAdmin);
-    return listZones(context.db, Object.fromEntries(new URL(request.url).searchParams));
+    return listZones(context.db, readQueryObject(request));
   });
 }
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { manifestsOf } from "~/modules/printing/consignment-documents.server";
 import { documentResponse } from "~/modules/printing/documents.server";
-import { api } from "~/utils/http.server";
+import { api, readQuery } from "~/utils/http.server";
 import { A4 } from "../../../print-templates/documents/Documents";
 import { renderManifestsHtml } from "../../../print-templates/documents/Manifest";
 
@@ -10,7 +10,7 @@ import { renderManifestsHtml } from "../../../print-templates/documents/Manifest
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
-    const list = await manifestsOf(context.db, user, new URL(request.url).searchParams);
+    const list = await manifestsOf(context.db, user, readQuery(request));
     return documentResponse(request, context.renderer, { filename: "despatch-manifests", html: () => renderManifestsHtml(list), paper: A4 });
   });
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { batchLabelsOf, printLabelBatch, type LabelBatch } from "~/modules/printing/batch-labels.server";
 import { documentResponse } from "~/modules/printing/documents.server";
-import { api, assertMethod } from "~/utils/http.server";
+import { api, assertMethod, readForm, readQuery } from "~/utils/http.server";
 import { renderLabelsHtml, renderLabelsZpl } from "../../../print-templates/labels/Labels";
 
 async function respond(request: Request, context: LoaderFunctionArgs["context"], batch: LabelBatch) {
@@ -19,14 +19,14 @@ async function respond(request: Request, context: LoaderFunctionArgs["context"],
 
 /** The ids of ?ids=1,2 or of a form's checkboxes (ids=1&ids=2). */
 async function idsOf(request: Request): Promise<string[]> {
-  const query = new URL(request.url).searchParams.getAll("ids");
+  const query = readQuery(request).getAll("ids");
   if (query.length) return query;
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("json")) {
     const body = (await request.json().catch(() => ({}))) as { ids?: unknown };
     return Array.isArray(body.ids) ? body.ids.map(String) : body.ids == null ? [] : [String(body.ids)];
   }
-  if (type.includes("form")) return (await request.formData()).getAll("ids").map(String);
+  if (type.includes("form")) return (await readForm(request)).getAll("ids").map(String);
   return [];
 }
 

@@ -3,7 +3,7 @@ import { authenticator } from "~/modules/auth/auth.server";
 import { currentUserJson, loadCurrentUser } from "~/modules/auth/current-user.server";
 import { redirectAfterSignIn } from "~/modules/auth/roles";
 import { sessionCookie } from "~/modules/auth/sessions.server";
-import { api, assertMethod, isSecureRequest } from "~/utils/http.server";
+import { api, assertMethod, isSecureRequest, readQuery } from "~/utils/http.server";
 import { notFound } from "~/utils/errors";
 
 /**
@@ -13,7 +13,7 @@ import { notFound } from "~/utils/errors";
 export async function action({ request, context }: ActionFunctionArgs) {
   const response = await api(async () => {
     assertMethod(request, "POST");
-    const redirectTo = new URL(request.url).searchParams.get("redirect_to");
+    const redirectTo = readQuery(request).get("redirect_to");
     const signed = await authenticator(context.db).authenticate("password", request);
     const user = await loadCurrentUser(context.db, signed.userId);
     if (!user) throw notFound("User");
