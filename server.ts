@@ -10,6 +10,7 @@ import { seedDemoIfEmpty } from "./db/seed/demo";
 import { loadLocalities } from "./db/seed/localities";
 import { loadDangerousGoods } from "./db/seed/dangerous-goods";
 import { createRenderer } from "./app/modules/printing/renderer.server";
+import { describeBrowser } from "./app/modules/printing/browser-path.server";
 import { createMailer } from "./app/modules/mail/mailer.server";
 import { env } from "./app/utils/env.server";
 import { createQueue } from "./queues/queue.server";
@@ -28,6 +29,7 @@ if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) console.lo
 
 const mailer = createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
 const renderer = createRenderer();
+console.log(`PDFs by ${describeBrowser(renderer.browser)}`);
 const queue = await createQueue({ database, mailer, renderer });
 if (config.RUN_WORKER === "1") await queue.work();
 

@@ -6,6 +6,7 @@ import { migrateDatabase, openDatabase } from "../db/client.server";
 import { createMailer } from "../app/modules/mail/mailer.server";
 import { env } from "../app/utils/env.server";
 import { createRenderer } from "../app/modules/printing/renderer.server";
+import { describeBrowser } from "../app/modules/printing/browser-path.server";
 import { createQueue } from "./queue.server";
 
 const config = env();
@@ -16,6 +17,7 @@ if (database.kind === "pglite") {
 }
 await migrateDatabase(database);
 const renderer = createRenderer();
+console.log(`PDFs by ${describeBrowser(renderer.browser)}`);
 const queue = await createQueue({ database, renderer, mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) });
 await queue.work();
 console.log("FreightDesk worker: processing jobs");
