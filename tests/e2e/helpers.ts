@@ -41,3 +41,15 @@ export async function tabTo(page: Page, target: Locator, max = 20) {
   await expect(target).toBeFocused();
   return max;
 }
+
+/**
+ * The address a print opens in a new tab: call before the click, await after. A browser with a PDF
+ * viewer shows the PDF at that address; a headless shell (as the bundled Chromium is) downloads it
+ * and leaves the tab blank. Both make the tab's navigation request, which is what this watches.
+ */
+export function printTab(page: Page, url: RegExp, timeout = 20_000): Promise<string> {
+  return page
+    .context()
+    .waitForEvent("request", { predicate: (r) => r.isNavigationRequest() && r.frame().page() !== page && url.test(r.url()), timeout })
+    .then((r) => r.url());
+}
