@@ -13,7 +13,7 @@
  * FRESH_KEEP=1 keeps the copy. Exits non-zero when any step fails. `.ci/run` runs it.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -50,20 +50,23 @@ execFileSync("sh", ["-c", `git -C "${repo}" archive --format=tar HEAD | tar -x -
 say(`a clean copy of ${execFileSync("git", ["-C", repo, "rev-parse", "--short", "HEAD"]).toString().trim()} in ${work}`);
 
 if (process.env[INSIDE]) {
-  const empty = mkdtempSync(path.join(os.tmpdir(), "freightdesk-hidden-"));
+  const empty = `${work}-empty`;
   mkdirSync(path.join(empty, "dir"), { recursive: true });
   writeFileSync(path.join(empty, "file"), ""); // not executable: the resolver passes it by, exec fails
-  const hidden = [];
+  const hidden = new Set();
   for (const [list, over] of [
     [hideFiles, "file"],
     [hideDirs, "dir"],
   ])
     for (const p of list) {
       if (!existsSync(p) || statSync(p).isDirectory() !== (over === "dir")) continue;
-      execFileSync("mount", ["--bind", path.join(empty, over), p]);
-      hidden.push(p);
+      // /bin is /usr/bin on most systems: one mount a file
+      const real = realpathSync(p);
+      if (hidden.has(real)) continue;
+      execFileSync("mount", ["--bind", path.join(empty, over), real]);
+      hidden.add(real);
     }
-  say(`hidden from this run: ${hidden.join(", ") || "(nothing was installed)"}`);
+  say(`hidden from this run: ${[...hidden].join(", ") || "(nothing was installed)"}`);
 } else {
   env.FREIGHTDESK_BROWSER = "bundled";
   say("not root or no unshare: system browsers are NOT hidden, only skipped with FREIGHTDESK_BROWSER=bundled");
@@ -83,6 +86,7 @@ try {
 } finally {
   if (process.env.FRESH_KEEP === "1") console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
+  rmSync(`${work}-empty`, { recursive: true, force: true });
 }
 say(`${ok ? "passed" : "FAILED"} in ${seconds(started)}`);
 process.exit(ok ? 0 : 1);
