@@ -71,7 +71,12 @@ export function systemLookup(): BrowserLookup {
     playwrightPaths() {
       // `npx playwright install chromium` puts the full browser here and its headless shell beside
       // it (`--only-shell` installs the shell alone); the shell's folder follows the same revision
-      const full = chromium.executablePath();
+      let full: string;
+      try {
+        full = chromium.executablePath();
+      } catch {
+        return []; // a platform Playwright has no browsers for
+      }
       const revision = /chromium-(\d+)/.exec(full)?.[1];
       const root = path.dirname(path.dirname(path.dirname(full)));
       return [full, ...(revision ? [path.join(root, `chromium_headless_shell-${revision}`, "chrome-headless-shell-linux64", "chrome-headless-shell")] : [])];
