@@ -1,9 +1,15 @@
 import { defineConfig, devices } from "@playwright/test";
+import { chooseBrowser, describeBrowser, launchTarget } from "./app/modules/printing/browser-path.server";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+// the browser the server prints with (CHROMIUM_PATH, Playwright's, the system's, else the bundled one)
+const browser = chooseBrowser();
+const target = await launchTarget(browser);
+// the config is loaded again in each worker: say it once
+if (!process.env.TEST_WORKER_INDEX) console.log(`End-to-end tests in ${describeBrowser(browser)}`);
 
 /**
- * End-to-end tests in Debian's Chromium against the real server. `npm test` (scripts/test-all.mjs)
+ * End-to-end tests in Chromium against the real server. `npm test` (scripts/test-all.mjs)
  * builds the app and gives the server a fresh database (E2E_DATABASE_URL or a new PGlite folder).
  */
 export default defineConfig({
@@ -18,7 +24,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      ...target,
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },

@@ -46,6 +46,8 @@ async function startPrimary() {
   const database = await entry.prepareDatabase(config);
   const jobs = config.RUN_WORKER === "1" ? (processes > 1 ? "jobs in web process 1" : "jobs in this process") : "jobs in `npm run worker` (RUN_WORKER=0)";
   console.log(`${processes} web process${processes > 1 ? "es" : ""} (${reason}), ${jobs}`);
+  // every web process resolves the same browser (browser-path.server.ts) at its first print
+  console.log(`PDFs by ${entry.describeBrowser(entry.chooseBrowser())}`);
   if (processes === 1) return serve(database, 0);
   await database.close();
   supervise(processes);

@@ -23,6 +23,8 @@ export { SignInAttemptStore } from "./modules/auth/sign-in-counts.server";
 export { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "./modules/auth/limits";
 export { SESSION_COOKIE } from "./modules/auth/sessions.server";
 export { MAX_UPLOAD_BYTES } from "./utils/csv.server";
+// the browser PDFs print with, logged at start-up
+export { chooseBrowser, describeBrowser } from "./modules/printing/browser-path.server";
 
 /** What every loader, action and /api route receives as its load context. */
 export interface AppServices {

@@ -19,7 +19,7 @@ const database = await entry.openDatabase({ url: config.DATABASE_URL });
 await entry.migrateDatabase(database);
 const services = await entry.createServices(database, { baseUrl: config.APP_URL ?? `http://localhost:${config.PORT}`, mailFrom: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
 await services.queue.work();
-console.log("FreightDesk worker: processing jobs");
+console.log(`FreightDesk worker: processing jobs; PDFs by ${entry.describeBrowser(services.renderer.browser)}`);
 
 async function shutdown() {
   await entry.closeServices(services);

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page, type Request } from "@playwright/test";
 
 export const PASSWORD = "Demo-password-12";
 
@@ -40,4 +40,23 @@ export async function tabTo(page: Page, target: Locator, max = 20) {
   }
   await expect(target).toBeFocused();
   return max;
+}
+
+/**
+ * The address a print opens in a new tab: call before the click, await after. A browser with a PDF
+ * viewer shows the PDF at that address; a headless shell (as the bundled Chromium is) downloads it
+ * and leaves the tab blank. Both make the tab's navigation request, which is what this watches.
+ */
+export function printTab(page: Page, url: RegExp, timeout = 20_000): Promise<string> {
+  const inNewTab = (r: Request) => {
+    try {
+      return r.frame().page() !== page;
+    } catch {
+      return true; // window.open(url): the tab's first request comes before its frame exists
+    }
+  };
+  return page
+    .context()
+    .waitForEvent("request", { predicate: (r) => r.isNavigationRequest() && url.test(r.url()) && inNewTab(r), timeout })
+    .then((r) => r.url());
 }

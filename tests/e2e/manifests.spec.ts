@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
+import { countMouse, mouseEvents, printTab, signIn, tabTo } from "./helpers";
 
 const json = { headers: { Accept: "application/json" } };
 
@@ -63,18 +63,16 @@ test("today's manifest is listed by carrier, expands to its consignments and pri
   await expect(page.getByRole("button", { name: "Print Manifests" })).toBeDisabled();
   await page.getByLabel(`Select manifest ${c.manifest.number}`).check();
 
-  const reportTab = page.waitForEvent("popup");
+  const reportTab = printTab(page, new RegExp(`/print/despatch_manifest_report\\?ids=${c.manifest.id}$`));
   await page.getByRole("button", { name: "Print Manifests" }).click();
-  const report = await reportTab;
-  await report.waitForURL(new RegExp(`/print/despatch_manifest_report\\?ids=${c.manifest.id}$`));
+  await reportTab;
   await expect(page.getByText("1 manifest sent to printer. (Office A4 (PDF))")).toBeVisible();
   const pdf = await page.request.get(`/print/despatch_manifest_report?ids=${c.manifest.id}`);
   expect(pdf.headers()["content-type"]).toBe("application/pdf");
 
-  const notesTab = page.waitForEvent("popup");
+  const notesTab = printTab(page, new RegExp(`/print/consignment_notes\\?ids=${c.id}$`));
   await page.getByRole("button", { name: "Print connote" }).click();
-  const notes = await notesTab;
-  await notes.waitForURL(new RegExp(`/print/consignment_notes\\?ids=${c.id}$`));
+  await notesTab;
   await expect(page.getByText("1 consignment note sent to printer. (Office A4 (PDF))")).toBeVisible();
 });
 
@@ -93,9 +91,9 @@ test("a manifest is selected and printed with the keyboard alone", async ({ page
   const print = page.getByRole("button", { name: "Print Manifests" });
   for (let i = 0; i < 80 && !(await print.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Shift+Tab");
   await expect(print).toBeFocused();
-  const reportTab = page.waitForEvent("popup");
+  const reportTab = printTab(page, new RegExp(`/print/despatch_manifest_report\\?ids=${c.manifest.id}$`));
   await page.keyboard.press("Enter");
-  await (await reportTab).waitForURL(new RegExp(`/print/despatch_manifest_report\\?ids=${c.manifest.id}$`));
+  await reportTab;
   await expect(page.getByText("1 manifest sent to printer. (Office A4 (PDF))")).toBeVisible();
   expect(await mouseEvents(page)).toBe(0);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { printTab, signIn } from "./helpers";
 
 test("Save + Print Labels saves, prints the labels as a PDF and the consignment leaves Pending", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
@@ -12,22 +12,20 @@ test("Save + Print Labels saves, prints the labels as a PDF and the consignment 
   await expect(page.getByTestId("rate").first()).toBeVisible();
   // a road carrier that prints consignment notes (print_consignments)
   await page.getByTestId("rate").filter({ hasText: "Northline · General Road" }).getByRole("radio").check();
-  const popup = page.waitForEvent("popup");
+  const popup = printTab(page, /\/print\/\d+\/labels$/);
   await page.getByRole("button", { name: "Save + Print Labels" }).click();
   const labels = await popup;
-  expect(labels.url()).toMatch(/\/print\/\d+\/labels$/);
   await expect(page.getByTestId("printed-labels")).toBeVisible();
   await expect(page.getByTestId("consignment-title")).toHaveText(/^Despatchable consignment [A-Z]+\d+$/);
-  const pdf = await page.request.get(new URL(labels.url()).pathname);
+  const pdf = await page.request.get(new URL(labels).pathname);
   expect(pdf.headers()["content-type"]).toBe("application/pdf");
   expect((await pdf.body()).subarray(0, 4).toString()).toBe("%PDF");
   await expect(page.getByText("2 labels sent to printer. (Desk printer (PDF))")).toBeVisible();
 
   // numbered now: the consignment note prints through the connote printer
-  const notePopup = page.waitForEvent("popup");
+  const note = printTab(page, /\/print\/consignment_notes\?ids=\d+$/);
   await page.getByRole("button", { name: "Print connote" }).click();
-  const note = await notePopup;
-  await note.waitForURL(/\/print\/consignment_notes\?ids=\d+$/);
+  await note;
   await expect(page.getByText("1 consignment note sent to printer. (Office A4 (PDF))")).toBeVisible();
 });
 

@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { prepareZXingModule, readBarcodes } from "zxing-wasm/reader";
 import type { AddressInfo } from "node:net";
@@ -16,6 +14,8 @@ import { seedRatingDemo } from "../../db/seed/rating-demo";
 import { isValidSscc } from "../../app/modules/numbers/format";
 import { labelPage } from "../../print-templates/labels/Labels";
 import { createRenderer } from "../../app/modules/printing/renderer.server";
+import { chooseBrowser, launchTarget } from "../../app/modules/printing/browser-path.server";
+import { chromium } from "playwright-core";
 import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -259,27 +259,62 @@ describe("label page sizes", () => {
 describe("barcode round trip", () => {
   it("a printed label, rasterised at 300 dpi, reads back the consignment number (Code 128) and the SSCC (GS1-128) exactly", async () => {
     const c = (await client.json<{ id: number }>("/api/consignments", { json: consignment() })).body;
-    const pdf = new Uint8Array(await (await client.request(`/print/${c.id}/labels`, { method: "POST" })).arrayBuffer());
-    const printed = (await client.json<{ consignment_number: string; items: Array<{ ssccs: string[] }> }>(`/api/consignments/${c.id}`)).body;
-
-    const dir = await mkdtemp(path.join(tmpdir(), "labels-"));
-    try {
-      await writeFile(path.join(dir, "labels.pdf"), pdf);
-      // the third label: the pallet's first (a different line from the first page)
-      await new Promise<void>((resolve, reject) =>
-        execFile("pdftoppm", ["-png", "-r", "300", "-f", "3", "-l", "3", path.join(dir, "labels.pdf"), path.join(dir, "page")], (e) => (e ? reject(e) : resolve())),
-      );
-      const png = await readFile(path.join(dir, (await readdir(dir)).find((f) => f.endsWith(".png"))!));
-      const wasm = await readFile(path.resolve("node_modules/zxing-wasm/dist/reader/zxing_reader.wasm"));
-      await prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) }, fireImmediately: true });
-      const found = await readBarcodes(new Uint8Array(png), { formats: ["Code128"], maxNumberOfSymbols: 4, tryHarder: true });
-      const texts = found.map((r) => ({ text: r.text, gs1: r.symbologyIdentifier === "]C1" }));
-      expect(texts).toContainEqual({ text: printed.consignment_number, gs1: false });
-      expect(texts).toContainEqual({ text: `(00)${printed.items[1]!.ssccs[0]}`, gs1: true });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const printed = await client.request(`/print/${c.id}/labels`, { method: "POST" });
+    expect(Buffer.from(await printed.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+    const numbers = (await client.json<{ consignment_number: string; items: Array<{ ssccs: string[] }> }>(`/api/consignments/${c.id}`)).body;
+    // the document the PDF was printed from, laid out for print and rasterised by Chromium itself
+    // (no poppler needed): the third label, the pallet's first (a different line from the first page)
+    const html = await (await client.request(`/print/${c.id}/labels?format=html`)).text();
+    const png = await rasteriseLabel(html, 2, 300);
+    const wasm = await readFile(path.resolve("node_modules/zxing-wasm/dist/reader/zxing_reader.wasm"));
+    await prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) }, fireImmediately: true });
+    const found = await readBarcodes(new Uint8Array(png), { formats: ["Code128"], maxNumberOfSymbols: 4, tryHarder: true });
+    const texts = found.map((r) => ({ text: r.text, gs1: r.symbologyIdentifier === "]C1" }));
+    expect(texts).toContainEqual({ text: numbers.consignment_number, gs1: false });
+    expect(texts).toContainEqual({ text: `(00)${numbers.items[1]!.ssccs[0]}`, gs1: true });
   });
+});
+
+/** One label (0-based) of a labels document as a PNG at `dpi`, in print layout, by the browser the renderer uses. */
+async function rasteriseLabel(html: string, index: number, dpi: number): Promise<Buffer> {
+  const browser = await chromium.launch({ ...(await launchTarget(chooseBrowser())), args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const page = await browser.newPage({ deviceScaleFactor: dpi / 96, javaScriptEnabled: false });
+    await page.emulateMedia({ media: "print" });
+    await page.setContent(html);
+    return await page.locator("section.label").nth(index).screenshot();
+  } finally {
+    await browser.close();
+  }
+}
+
+describe("with the headless Chromium of @sparticuz/chromium (nothing installed on the machine)", () => {
+  it("prints labels: a PDF that parses, a page a label, in its own fonts", async () => {
+    const c = (await client.json<{ id: number }>("/api/consignments", { json: consignment() })).body;
+    const renderer = createRenderer({ browser: { source: "bundled", executablePath: null } });
+    const app = await serveApp({ ...server.services, renderer });
+    try {
+      const other = new Client(app.url);
+      await other.signIn("despatcher@example.com");
+      const res = await other.request(`/print/${c.id}/labels`, { method: "POST" });
+      expect(res.status).toBe(200);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe("%PDF-");
+      const pdf = await PDFDocument.load(bytes);
+      expect(pdf.getPageCount()).toBe(4);
+      const { width, height } = pdf.getPage(0).getSize();
+      expect([mm(width), mm(height)]).toEqual([100, 150]);
+      // it was the bundled browser that printed, unpacked under node_modules/.cache
+      const commands = await Promise.all((await chromiumChildren()).map((pid) => readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")));
+      expect(commands.some((cmd) => cmd.includes("/.cache/freightdesk-chromium/"))).toBe(true);
+      // a machine without fonts still prints text: the package's Open Sans is configured
+      const text = await renderer.renderPdf(`<p style="font-family: 'Open Sans'">Brisbane Hardware</p>`, { width: "100mm", height: "150mm" });
+      expect(text.toString("latin1")).toMatch(/OpenSans/);
+    } finally {
+      await app.close();
+      await renderer.close();
+    }
+  }, 120_000);
 });
 
 describe("consignment notes and dangerous goods documents", () => {

@@ -7,6 +7,7 @@
  */
 import { chromium, type Browser, type Page } from "playwright-core";
 import { brandedError } from "../../utils/errors";
+import { chooseBrowser, launchTarget, type BrowserChoice } from "./browser-path.server";
 
 /**
  * --single-process: the renderer and the print compositor run in the browser process, which halves
@@ -38,11 +39,15 @@ export interface Renderer {
   renderPdf(html: string, paper: PaperSize): Promise<Buffer>;
   /** How many requests pages have tried to make (every one refused). */
   blockedRequests(): number;
+  /** which browser it prints with (browser-path.server.ts) */
+  browser: BrowserChoice;
   close(): Promise<void>;
 }
 
-export function createRenderer(options: { executablePath?: string; timeoutMs?: number } = {}): Renderer {
+/** executablePath: this browser, as CHROMIUM_PATH would; browser: a choice made elsewhere. */
+export function createRenderer(options: { executablePath?: string; browser?: BrowserChoice; timeoutMs?: number } = {}): Renderer {
   const timeoutMs = options.timeoutMs ?? RENDER_TIMEOUT_MS;
+  const choice: BrowserChoice = options.browser ?? (options.executablePath ? { source: "CHROMIUM_PATH", executablePath: options.executablePath } : chooseBrowser());
   let browser: Promise<Browser> | null = null;
   // the page of the last render, kept for the next (renders run one at a time)
   let spare: Page | null = null;
@@ -51,9 +56,9 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
 
   const launch = (): Promise<Browser> => {
     if (closed) return Promise.reject(new RendererUnavailable(new Error("renderer closed")));
-    browser ??= chromium
+    browser ??= launchTarget(choice)
       // the server's own shutdown closes the browser (after the renders in flight), not Playwright's
-      .launch({ executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false })
+      .then((target) => chromium.launch({ ...target, args: ARGS, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false }))
       .then((b) => {
         b.on("disconnected", () => {
           // a crashed or killed browser: the next render starts a new one
@@ -137,6 +142,7 @@ export function createRenderer(options: { executablePath?: string; timeoutMs?: n
         }
       }),
     blockedRequests: () => blocked,
+    browser: choice,
     async close() {
       closed = true;
       await queue; // renders already asked for finish (each within its deadline)
