@@ -77,7 +77,7 @@ export function createApp(options: AppOptions) {
   // the app's modules come from the build, never imported here: each exists once in the process
   const entry = options.build.entry.module as unknown as AppEntry;
   // before anything can answer or read: every body is counted from its first byte
-  app.use(bodyLimit(entry.MAX_UPLOAD_BYTES));
+  app.use(bodyLimit({ maxBytes: entry.MAX_UPLOAD_BYTES, tooLarge: entry.FILE_TOO_LARGE }));
   app.use(contentSecurityPolicy());
   app.use(compression());
   // The client address, as the app sees it (sign-in audit); a client's own header is overwritten.

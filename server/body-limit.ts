@@ -9,7 +9,6 @@ import { refuse } from "./refuse";
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** Room for an upload's multipart framing and fields beyond the file's stated limit (checked exactly by the upload reader). */
 export const UPLOAD_FRAMING_BYTES = 64 * 1024;
-export const FILE_TOO_LARGE = "The file is larger than 10 MB.";
 export const BODY_TOO_LARGE = `The request is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`;
 
 /** The CSV import calls and screens (and the screens' single-fetch `.data` twins). */
@@ -35,12 +34,12 @@ const DISCARD_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
  * body the app answered without reading (a 401 to a signed-out upload), up to a bound after which
  * the connection is closed.
  */
-export function bodyLimit(maxUploadBytes: number): RequestHandler {
-  const uploadLimit = maxUploadBytes + UPLOAD_FRAMING_BYTES;
+export function bodyLimit(uploads: { maxBytes: number; tooLarge: string }): RequestHandler {
+  const uploadLimit = uploads.maxBytes + UPLOAD_FRAMING_BYTES;
   return (req, res, next) => {
     const upload = UPLOAD_PATHS.test(req.path);
     const limit = upload ? uploadLimit : BODY_LIMIT_BYTES;
-    const tooLarge = () => refuse(req, res, 413, upload ? FILE_TOO_LARGE : BODY_TOO_LARGE, upload ? { file: [FILE_TOO_LARGE] } : undefined);
+    const tooLarge = () => refuse(req, res, 413, upload ? uploads.tooLarge : BODY_TOO_LARGE, upload ? { file: [uploads.tooLarge] } : undefined);
     let received = 0;
     let discarded = -1;
     const discard = () => {

@@ -2,6 +2,7 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Alerts } from "~/components/Alerts";
 import { UploadErrors } from "~/components/UploadErrors";
+import { CsvFileInput } from "~/components/CsvFileInput";
 import type { CsvImportOutcome } from "~/utils/csv-import.server";
 
 /** A staff CSV import screen: what the file holds, the file, and the report of what happened. */
@@ -23,7 +24,7 @@ export function CsvImportPage({ title, children }: { title: string; children: Re
         <label htmlFor="import-file" className="label">
           File
         </label>
-        <input id="import-file" name="file" type="file" accept=".csv,text/csv" required className="text-sm" />
+        <CsvFileInput id="import-file" />
         <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Importing..." : "Import"}
         </button>

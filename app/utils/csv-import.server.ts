@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import type { Alert } from "~/components/Alerts";
-import { MAX_UPLOAD_BYTES } from "./csv.server";
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "./upload-limits";
 import { AppError } from "./errors";
 
 export type CsvImportOutcome = { alerts: Alert[]; skipped: Array<{ line: number; errors: string[] }>; skippedTotal: number };
@@ -15,7 +15,7 @@ export async function csvImportAction(
   importer: (text: string) => Promise<{ created: number; updated: number; skipped: CsvImportOutcome["skipped"]; skipped_total: number }>,
 ) {
   const fail = (message: string, status = 422) => data<CsvImportOutcome>({ alerts: [{ type: "error", message }], skipped: [], skippedTotal: 0 }, { status });
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) return fail("The file is larger than 10 MB.");
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) return fail(FILE_TOO_LARGE);
   const form = await request.formData().catch(() => null);
   if (!form) return fail("The upload could not be read; choose the file again.", 400);
   const file = form.get("file");

@@ -3,7 +3,9 @@ import { parseString } from "@fast-csv/parse";
 import { AppError } from "./errors";
 import { readForm } from "./http.server";
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "./upload-limits";
+
+export { MAX_UPLOAD_BYTES };
 
 export interface CsvRow {
   /** 1-based line number in the file (the header is line 1) */
@@ -119,19 +121,19 @@ export async function readCsvUpload(request: Request): Promise<{ text: string; f
   const fields = Object.fromEntries(new URL(request.url).searchParams);
   const type = request.headers.get("content-type") ?? "";
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_UPLOAD_BYTES) throw new AppError("invalid", "The file is larger than 10 MB.", { file: ["The file is larger than 10 MB."] });
+  if (length > MAX_UPLOAD_BYTES) throw new AppError("invalid", FILE_TOO_LARGE, { file: [FILE_TOO_LARGE] });
   if (type.includes("multipart/form-data")) {
     const form = await readForm(request);
     for (const [k, v] of form) if (typeof v === "string") fields[k] = v;
     const file = form.get("file");
     if (!(file instanceof File) || file.size === 0) throw new AppError("invalid", "Choose a file to import.", { file: ["Choose a file to import."] });
     if (!/\.csv$/i.test(file.name)) throw new AppError("invalid", "Only csv files can be imported.", { file: ["Only csv files can be imported."] });
-    if (file.size > MAX_UPLOAD_BYTES) throw new AppError("invalid", "The file is larger than 10 MB.", { file: ["The file is larger than 10 MB."] });
+    if (file.size > MAX_UPLOAD_BYTES) throw new AppError("invalid", FILE_TOO_LARGE, { file: [FILE_TOO_LARGE] });
     return { text: await file.text(), filename: file.name, fields };
   }
   if (type.includes("text/csv") || type.includes("text/plain")) {
     const text = await request.text();
-    if (text.length > MAX_UPLOAD_BYTES) throw new AppError("invalid", "The file is larger than 10 MB.", { file: ["The file is larger than 10 MB."] });
+    if (text.length > MAX_UPLOAD_BYTES) throw new AppError("invalid", FILE_TOO_LARGE, { file: [FILE_TOO_LARGE] });
     return { text, filename: fields.filename ?? null, fields };
   }
   throw new AppError("invalid", "Only csv files can be imported.", { file: ["Only csv files can be imported."] });

@@ -117,3 +117,24 @@ test("staff import dangerous goods entries from a file; the UN typeahead then of
   const found = await page.request.get("/api/dangerous_goods_types?query=2055");
   expect(((await found.json()) as { dangerous_goods_types: Array<{ proper_shipping_name: string }> }).dangerous_goods_types[0]!.proper_shipping_name).toBe("STYRENE MONOMER STABILIZED");
 });
+
+test("a file over 10 MB is refused at the field, before it is sent (keyboard only)", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  await page.goto("/zones/localities");
+  await expect(page.getByRole("heading", { name: "Import localities" })).toBeVisible();
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(r.url());
+  });
+  const file = page.getByLabel("File");
+  await file.setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, "a") });
+  await page.getByRole("button", { name: "Import" }).focus();
+  await page.keyboard.press("Enter");
+  // the browser keeps the form from submitting and says why at the field
+  expect(await file.evaluate((input: HTMLInputElement) => input.validationMessage)).toBe("The file is larger than 10 MB.");
+  await expect(page.getByRole("button", { name: "Import" })).toBeEnabled();
+  expect(posts).toEqual([]);
+  // a file within the limit is taken again
+  await file.setInputFiles({ name: "small.csv", mimeType: "text/csv", buffer: Buffer.from("country,locality,sublocality,postcode,region,latitude,longitude\n") });
+  expect(await file.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(true);
+});

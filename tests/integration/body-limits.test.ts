@@ -4,8 +4,8 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAudits } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
-import { BODY_LIMIT_BYTES, BODY_TOO_LARGE, FILE_TOO_LARGE, UPLOAD_FRAMING_BYTES } from "../../server/body-limit";
-import { MAX_UPLOAD_BYTES } from "../../app/utils/csv.server";
+import { BODY_LIMIT_BYTES, BODY_TOO_LARGE, UPLOAD_FRAMING_BYTES } from "../../server/body-limit";
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "../../app/utils/upload-limits";
 import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;

@@ -8,7 +8,9 @@ import { referenceLists } from "~/modules/rating/lookups.server";
 import { RATE_CARD_COLUMNS } from "~/modules/rating/csv-columns";
 import { deleteRateCards, exportRateCards, importRateCard, listRateCardFiles } from "~/modules/rating/rate-cards.server";
 import { AppError } from "~/utils/errors";
-import { MAX_UPLOAD_BYTES, toCsv } from "~/utils/csv.server";
+import { toCsv } from "~/utils/csv.server";
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "~/utils/upload-limits";
+import { CsvFileInput } from "~/components/CsvFileInput";
 import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Rate editor · FreightDesk" }];
@@ -27,7 +29,7 @@ type Outcome = { alerts: Alert[]; lineErrors: Array<[string, string[]]> };
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(context, request);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
-    return data<Outcome>({ alerts: [{ type: "error", message: "The file is larger than 10 MB." }], lineErrors: [] }, { status: 422 });
+    return data<Outcome>({ alerts: [{ type: "error", message: FILE_TOO_LARGE }], lineErrors: [] }, { status: 422 });
   }
   const form = await readPageForm(request);
   const intent = String(form.get("intent"));
@@ -105,7 +107,7 @@ export default function RateEditor() {
             <label htmlFor="rate-file" className="label">
               File
             </label>
-            <input id="rate-file" name="file" type="file" accept=".csv,text/csv" required className="text-sm" />
+            <CsvFileInput id="rate-file" />
             <div className="flex gap-2">
               <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>
                 {navigation.state === "submitting" ? "Importing..." : "Import"}

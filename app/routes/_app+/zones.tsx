@@ -7,7 +7,8 @@ import { canSaveZones } from "~/modules/auth/roles";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { PRIVILEGE_MESSAGE, exportZones, importZones, listZones, saveZones } from "~/modules/rating/zones.server";
 import { AppError } from "~/utils/errors";
-import { MAX_UPLOAD_BYTES } from "~/utils/csv.server";
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "~/utils/upload-limits";
+import { CsvFileInput } from "~/components/CsvFileInput";
 import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Zones · FreightDesk" }];
@@ -46,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ error: PRIVILEGE_MESSAGE, result: null as ImportResult | null }, { status: 403 });
   }
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
-    return data({ error: "The file is larger than 10 MB.", result: null as ImportResult | null }, { status: 422 });
+    return data({ error: FILE_TOO_LARGE, result: null as ImportResult | null }, { status: 422 });
   }
   const form = await readPageForm(request);
   const scope = scopeFrom(form);
@@ -176,7 +177,7 @@ export default function Zones() {
                 <label htmlFor="zone-file" className="label">
                   File
                 </label>
-                <input id="zone-file" name="file" type="file" accept=".csv,text/csv" required className="text-sm" />
+                <CsvFileInput id="zone-file" />
               </div>
               <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>
                 {navigation.state === "submitting" ? "Importing..." : "Import"}

@@ -1,0 +1,7 @@
+/**
+ * The stated limit of a CSV upload, shared by the server's checks and the screens' file inputs
+ * (which refuse a larger file before sending it: the server's 413 comes back to a screen's
+ * JavaScript submission as a body it cannot read).
+ */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const FILE_TOO_LARGE = "The file is larger than 10 MB.";
