@@ -84,6 +84,8 @@ test.describe("sign-in and landing", () => {
   test("forgot password always answers the same message", async ({ page }) => {
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
+    // the login page has an E-mail field too: fill the new page's, not the old one's during the move
+    await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
     await page.getByLabel("E-mail").fill("nobody@example.com");
     await page.getByRole("button", { name: "Send reset link" }).click();
     await expect(page.getByRole("status")).toHaveText(
