@@ -36,6 +36,7 @@ export function Typeahead<T>({
   const [query, setQuery] = useState<string | null>(null);
   const searchRef = useRef(search);
   searchRef.current = search;
+  const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (query == null || query.trim().length < TYPEAHEAD_MIN) {
@@ -48,6 +49,8 @@ export function Typeahead<T>({
       searchRef
         .current(query.trim(), controller.signal)
         .then((found) => {
+          // results for a field the user has left must not open over the next one
+          if (controller.signal.aborted || document.activeElement !== inputRef.current) return;
           setItems(found);
           setActive(found.length ? 0 : -1);
           setOpen(true);
@@ -70,6 +73,7 @@ export function Typeahead<T>({
     <div className="relative">
       <input
         {...rest}
+        ref={inputRef}
         role="combobox"
         aria-expanded={open}
         aria-controls={listId}
@@ -85,6 +89,8 @@ export function Typeahead<T>({
           setQuery(e.target.value);
         }}
         onBlur={(e) => {
+          // leaving cancels the pending wait and any search in flight (the effect's cleanup)
+          setQuery(null);
           setOpen(false);
           rest.onBlur?.(e);
         }}
@@ -106,10 +112,14 @@ export function Typeahead<T>({
               return;
             }
           }
-          if (e.key === "Escape" && open) {
-            e.preventDefault();
-            setOpen(false);
-            return;
+          if (e.key === "Escape") {
+            // Escape also cancels a search still waiting, so no list opens afterwards
+            setQuery(null);
+            if (open) {
+              e.preventDefault();
+              setOpen(false);
+              return;
+            }
           }
           rest.onKeyDown?.(e);
         }}

@@ -146,7 +146,7 @@ export async function seedDemo(db: DbOrTx) {
         manifestRangeEnd: block * 10_000 + 9_999,
         ssccRangeStart: block * 10_000_000,
         ssccRangeEnd: block * 10_000_000 + 9_999_999,
-        supportEmail: carrier.code === "NORTHLINE" ? null : `support@${carrier.code.toLowerCase()}.example`,
+        supportEmail: `support@${carrier.code.toLowerCase()}.example`,
       });
       for (const service of list) {
         await createSiteService(db, site.id, service.id, { carrierAccountId: account.id, rateCode: "STD" });

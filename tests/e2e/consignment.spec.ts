@@ -241,3 +241,30 @@ test("time slots appear when the chosen service needs them", async ({ page }) =>
   await page.getByTestId("rate").filter({ hasText: "Northline · General Road" }).getByRole("radio").check();
   await expect(page.getByTestId("time-slots")).toHaveCount(0);
 });
+
+test("a typeahead left within its wait (Tab or Escape) opens no list afterwards", async ({ page }) => {
+  await signIn(page, "despatcher@example.com");
+  await page.goto("/");
+  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
+  await countMouse(page);
+  const k = page.keyboard;
+  const lists = page.getByRole("listbox");
+
+  // Tab out of the recipient name typeahead before its 500 ms wait ends
+  await tabTo(page, page.getByTestId("receiver_address-name"));
+  await k.type("Zqx");
+  await k.press("Tab");
+  // longer than the wait and a search: a list would have opened by now (a wait, not a timed assertion)
+  await page.waitForTimeout(1_200);
+  await expect(lists).toHaveCount(0);
+  await expect(page.getByText("No matches found")).toHaveCount(0);
+
+  // Escape in the locality typeahead cancels its pending search too
+  await tabTo(page, page.getByTestId("receiver_address-locality"));
+  await k.type("Qzx");
+  await k.press("Escape");
+  await page.waitForTimeout(1_200);
+  await expect(lists).toHaveCount(0);
+  await expect(page.getByText("No matches found")).toHaveCount(0);
+  expect(await mouseEvents(page)).toBe(0);
+});

@@ -203,3 +203,29 @@ test.describe("home", () => {
     }
   });
 });
+
+// production React reports a hydration mismatch as "Minified React error #418/#423/#425"
+const HYDRATION = /hydrat|Minified React error #(418|419|421|422|423|425)/i;
+
+for (const timezoneId of ["Australia/Melbourne", "America/Los_Angeles"]) {
+  test(`/home hydrates without mismatches in a browser in ${timezoneId}`, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL, timezoneId });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(m.text());
+      });
+      page.on("pageerror", (e) => errors.push(e.message));
+      await signIn(page, "despatcher@example.com");
+      await page.goto("/home");
+      await expect(page.getByTestId("notice").first()).toBeVisible();
+      // hydration has finished once the page's scripts have loaded and run
+      await page.waitForLoadState("networkidle");
+      await page.waitForFunction(() => document.readyState === "complete");
+      expect(errors.filter((e) => HYDRATION.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+}

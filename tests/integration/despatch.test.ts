@@ -324,8 +324,20 @@ describe("cancellation", () => {
     }
   });
 
+  it("a Northline consignment of the demo is cancelled by e-mail to its account's support address", async () => {
+    const id = await despatched("NORTHLINE", "GEN");
+    const res = await cancel(despatcher, id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ result: "cancel_confirmed", state: "cancelled" });
+    const [row] = await rowsOf([id]);
+    const mail = await server.db.select().from(mailMessages).where(eq(mailMessages.to, "support@northline.example"));
+    expect(mail.some((m) => m.subject.startsWith("Cancellation request") && m.text.includes(row!.consignmentNumber!))).toBe(true);
+  });
+
   it("is refused with 'Account support email is missing' when the account has none", async () => {
     const id = await despatched("NORTHLINE", "GEN");
+    const [row] = await rowsOf([id]);
+    await server.db.update(carrierAccounts).set({ supportEmail: null }).where(eq(carrierAccounts.id, row!.carrierAccountId!));
     const got = await despatcher.json<Json>(`/api/consignments/${id}`);
     expect(got.body.support_email_empty).toBe(true);
     const res = await cancel(despatcher, id);

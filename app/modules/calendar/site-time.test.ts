@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localTime, todayIn, userToday } from "./site-time";
+import { localDate, localTime, todayIn, userToday } from "./site-time";
 
 const at = (iso: string) => new Date(iso);
 
@@ -27,5 +27,11 @@ describe("site time", () => {
   it("times read as the site reads them, month first in the US", () => {
     expect(localTime(at("2026-11-24T06:30:00Z"), "Australia/Melbourne", "AUSTRALIA")).toBe("24/11/2026 17:30");
     expect(localTime(at("2026-11-24T06:30:00Z"), "America/Los_Angeles", "UNITED STATES OF AMERICA")).toBe("11/23/2026 22:30");
+  });
+
+  it("dates read in the site's zone whatever zone formats them (the server's and the browser's agree)", () => {
+    expect(localDate(at("2026-11-23T20:00:00Z"), "Australia/Melbourne", "AUSTRALIA")).toBe("24/11/2026");
+    expect(localDate(at("2026-11-24T02:00:00Z"), "America/Los_Angeles", "UNITED STATES OF AMERICA")).toBe("11/23/2026");
+    expect(localDate(at("2026-11-23T20:00:00Z"), null, "AUSTRALIA")).toBe("23/11/2026");
   });
 });

@@ -23,20 +23,34 @@ export function todayIn(timeZone: string | null, now = new Date()): string {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
+function siteDate(p: Record<string, string>, country: string): string {
+  return country === "UNITED STATES OF AMERICA" ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
+}
+
 /** A time as the site reads it: DD/MM/YYYY HH:mm (MM/DD/YYYY for the US). */
 export function localTime(at: Date, timeZone: string | null, country: string): string {
   const p = zoned(at, timeZone, true);
-  const date = country === "UNITED STATES OF AMERICA" ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
-  return `${date} ${p.hour}:${p.minute}`;
+  return `${siteDate(p, country)} ${p.hour}:${p.minute}`;
 }
 
 /**
- * "Today" for a user: at the given site, else at their default site, else at their first site
- * (UTC for a user without sites).
+ * A date as the site reads it: DD/MM/YYYY (MM/DD/YYYY for the US). Pages format with the zone the
+ * loader gives, never the browser's, so the server's and the browser's renderings agree.
  */
-export function userToday(user: { sites: Array<{ id: number; timezone: string | null }>; defaultSiteId: number | null }, siteId?: number | null, now = new Date()): string {
-  const site = user.sites.find((s) => s.id === siteId) ?? user.sites.find((s) => s.id === user.defaultSiteId) ?? user.sites[0];
-  return todayIn(site?.timezone ?? null, now);
+export function localDate(at: Date, timeZone: string | null, country: string): string {
+  return siteDate(zoned(at, timeZone, false), country);
+}
+
+type UserSites<S> = { sites: S[]; defaultSiteId: number | null };
+
+/** The site a user's dates and times are read at: the given site, else their default site, else their first (none without sites). */
+export function userSite<S extends { id: number }>(user: UserSites<S>, siteId?: number | null): S | undefined {
+  return user.sites.find((s) => s.id === siteId) ?? user.sites.find((s) => s.id === user.defaultSiteId) ?? user.sites[0];
+}
+
+/** "Today" for a user at their site (userSite); UTC for a user without sites. */
+export function userToday(user: UserSites<{ id: number; timezone: string | null }>, siteId?: number | null, now = new Date()): string {
+  return todayIn(userSite(user, siteId)?.timezone ?? null, now);
 }
 
 const WALL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/;

@@ -6,6 +6,7 @@ import { Alerts, type Alert } from "~/components/Alerts";
 import { apiFetch } from "~/utils/api-client";
 import { JobProgress } from "~/components/JobProgress";
 import { authorize, requireUser } from "~/modules/auth/guard.server";
+import { localDate, userSite } from "~/modules/calendar/site-time";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { NOTICES_PAGE_SIZE } from "~/modules/notices/constants";
 import { deleteNoticeFor, listNotices, markNoticesSeen, type NoticeJson } from "~/modules/notices/notices.server";
@@ -30,7 +31,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     showsCustomerSwitcher(user) ? listCustomers(context.db, user) : Promise.resolve([]),
     jobId ? jobStatusFor(context.db, user, jobId).catch(() => null) : Promise.resolve(null),
   ]);
+  const site = userSite(user);
   return {
+    // notice dates are read in the user's site zone on the server and in the browser alike (no hydration mismatch)
+    dates: { timeZone: site?.timezone ?? null, country: site?.country ?? "AUSTRALIA" },
     user: { id: user.id, view: user.view, customerId: user.customer.id, customerName: user.customer.name, firstName: user.firstName },
     notices,
     customers,
@@ -158,7 +162,7 @@ function ViewChooser({ userId, view }: { userId: number; view: "DESPATCHER" | "F
   );
 }
 
-function NoticesList({ notices, total }: { notices: NoticeJson[]; total: number }) {
+function NoticesList({ notices, total, dates }: { notices: NoticeJson[]; total: number; dates: { timeZone: string | null; country: string } }) {
   const [searchParams] = useSearchParams();
   const [extra, setExtra] = useState<NoticeJson[]>([]);
   const [loading, setLoading] = useState(false);
@@ -188,7 +192,7 @@ function NoticesList({ notices, total }: { notices: NoticeJson[]; total: number 
               <div className="flex items-start justify-between gap-3">
                 <div>
                   <h3 className={`text-sm ${n.seen ? "" : "font-semibold"}`}>{n.header}</h3>
-                  <p className="text-xs text-slate-500">{new Date(n.publish_at).toLocaleDateString("en-AU")}</p>
+                  <p className="text-xs text-slate-500">{localDate(new Date(n.publish_at), dates.timeZone, dates.country)}</p>
                 </div>
                 {/* a notice loaded by "More notices" lives in this list's state: drop it here too */}
                 <Form method="post" onSubmit={() => setExtra((e) => e.filter((x) => x.id !== n.id))}>
@@ -215,7 +219,7 @@ function NoticesList({ notices, total }: { notices: NoticeJson[]; total: number 
 }
 
 export default function Home() {
-  const { user, notices, customers, adminButtons: buttons, canRunMaintenance: maintenance, job } = useLoaderData<typeof loader>();
+  const { user, dates, notices, customers, adminButtons: buttons, canRunMaintenance: maintenance, job } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   return (
@@ -225,7 +229,7 @@ export default function Home() {
       {job && <JobProgress jobId={job.id} initial={job.status} />}
       <div className="grid gap-4 md:grid-cols-3">
         <div className="space-y-4 md:col-span-2">
-          <NoticesList notices={notices.notices} total={notices.total} />
+          <NoticesList notices={notices.notices} total={notices.total} dates={dates} />
         </div>
         <div className="space-y-4">
           {customers.length > 0 && <CustomerSwitcher customers={customers} currentId={user.customerId} />}
