@@ -51,8 +51,10 @@ export const JOBS = {
     run: async ({ db, mailer, renderer }, payload, progress) => {
       const result = await runDespatch(db, payload, progress);
       // Despatch + email of a return: its labels and manifest go to the pickup contact
-      if (payload.sendEmail) for (const id of result.despatched) await emailReturnDocuments({ db, mailer, renderer }, payload.userId, id);
-      return result;
+      if (!payload.sendEmail) return result;
+      for (const id of result.despatched) await emailReturnDocuments({ db, mailer, renderer }, payload.userId, id);
+      // the screen then says the e-mail went (spec 3: 'Labels and manifest emailed.')
+      return { ...result, emailed: result.despatched.length > 0 };
     },
     release: releaseDespatch,
   }),

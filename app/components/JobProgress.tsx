@@ -6,7 +6,12 @@ export interface JobStatusJson {
   pct_complete: number;
   message: string | null;
   errors: string[];
+  /** a despatch job's number of consignments */
+  total?: number | null;
 }
+
+/** What a job shows instead of its generic label while queued or working (a despatch: its title and count). */
+export type RunningLabel = (job: JobStatusJson) => { title: string; label: string } | null;
 
 export const JOB_POLL_MS = 3000;
 export const JOB_CLEAR_MS = 3000;
@@ -24,7 +29,7 @@ export function jobLabel(job: JobStatusJson): string {
  * after completion; a failure stays as an error. Server-rendered with the initial status,
  * so without JavaScript a reload shows the latest state.
  */
-export function JobProgress({ jobId, initial, onDone }: { jobId: string; initial?: JobStatusJson; onDone?: (job: JobStatusJson) => void }) {
+export function JobProgress({ jobId, initial, onDone, running }: { jobId: string; initial?: JobStatusJson; onDone?: (job: JobStatusJson) => void; running?: RunningLabel }) {
   const [job, setJob] = useState<JobStatusJson | undefined>(initial);
   const [cleared, setCleared] = useState(false);
 
@@ -60,6 +65,7 @@ export function JobProgress({ jobId, initial, onDone }: { jobId: string; initial
 
   if (cleared || !job) return null;
   const failed = job.status === "failed";
+  const shown = running?.(job);
   return (
     <div
       role={failed ? "alert" : "status"}
@@ -67,8 +73,8 @@ export function JobProgress({ jobId, initial, onDone }: { jobId: string; initial
       className={`rounded border px-3 py-2 text-sm ${failed ? "border-red-300 bg-red-50 text-red-900" : "border-sky-300 bg-sky-50 text-sky-900"}`}
     >
       <div className="flex items-center justify-between gap-3">
-        <span>{jobLabel(job)}</span>
-        {!failed && <span className="tabular-nums">{job.pct_complete}%</span>}
+        <span>{shown ? shown.title : jobLabel(job)}</span>
+        {!failed && <span className="tabular-nums">{shown ? shown.label : `${job.pct_complete}%`}</span>}
       </div>
       {!failed && (
         <progress className="mt-1 h-1.5 w-full accent-sky-600" max={100} value={job.pct_complete} aria-label="Progress" />

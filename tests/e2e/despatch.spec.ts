@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { PASSWORD, signIn } from "./helpers";
+import { countMouse, mouseEvents, PASSWORD, signIn, tabTo } from "./helpers";
 
 /**
  * Despatch follow-up on the consignment screen (spec 1 sections 2 and 4): a failed despatch
@@ -85,7 +85,7 @@ test("a failed despatch is redespatched from its modal: refused while the carrie
     await expect(page.getByText("Your consignments have been despatched.")).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId("consignment-title")).toContainText(/despatched/i);
     await expect(page.getByRole("link", { name: "Re-Despatch" })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Tracking" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Tracking" })).toBeVisible();
   } finally {
     await devs.simulate({ fail_despatch: false });
     await devs.dispose();
@@ -161,9 +161,36 @@ test("a return is despatched with Despatch + email, its progress shown, and the 
   await page.goto(`/return/${r.id}`);
   await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
   await page.getByRole("button", { name: "Despatch + email" }).click();
-  await expect(page.getByText("Your consignments have been despatched.")).toBeVisible({ timeout: 20_000 });
+  // spec 3: Despatch + email of a return ends on the e-mail's message
+  await expect(page.locator("[data-job-status=complete]")).toContainText("Labels and manifest emailed.", { timeout: 20_000 });
   await expect(page.getByTestId("consignment-title")).toContainText(/despatched/i);
   await expect(page.getByRole("button", { name: "Despatch + email" })).toHaveCount(0);
   await page.getByRole("button", { name: "Resend email" }).click();
-  await expect(page.getByText("Labels and manifest emailed.")).toBeVisible();
+  // the resend's own alert (dismissable), not the finished job's line the reloaded page shows again
+  await expect(page.getByRole("status").filter({ has: page.getByRole("button", { name: "Dismiss" }) }).filter({ hasText: "Labels and manifest emailed." })).toBeVisible();
+});
+
+test("Enquiries and Tracking of a despatched consignment lead, by the keyboard, to a page for it that says they come later, and back", async ({ page }) => {
+  await signIn(page, "despatcher@example.com");
+  const id = await despatched(page, "E2E-ENQUIRIES", "NORTHLINE", "GEN");
+  await page.goto(`/consignment/${id}`);
+  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
+  await countMouse(page);
+  const number = (await page.getByTestId("consignment-title").textContent())!.match(/[A-Z]{2,}\d+/)![0];
+  for (const [name, path] of [
+    ["Enquiries", "enquiries"],
+    ["Tracking", "tracking"],
+  ] as const) {
+    await tabTo(page, page.getByRole("link", { name, exact: true }), 80);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/consignment/${id}/${path}$`));
+    await expect(page.getByRole("heading", { name })).toBeVisible();
+    await expect(page.getByTestId("planned-consignment")).toContainText(number);
+    await expect(page.getByTestId("coming-later")).toContainText("coming in a later release");
+    await tabTo(page, page.getByRole("link", { name: "Back to the consignment" }), 80);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/consignment/${id}$`));
+    await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
+  }
+  expect(await mouseEvents(page)).toBe(0);
 });

@@ -251,6 +251,8 @@ describe("returns despatch and e-mail", () => {
     const res = await despatcher.json<Json>(`/api/returns/${ret.id}/despatch`, { json: { send_email: true } });
     const job = await work(res.body.job_id);
     expect(job.status, JSON.stringify(job)).toBe("complete");
+    // spec 3: what the screen shows once Despatch + email is done
+    expect(job.message).toBe("Labels and manifest emailed.");
     const sent = await server.db.select().from(mailMessages).where(eq(mailMessages.to, "sam@pickup.example"));
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toContain("Hello Sam,");

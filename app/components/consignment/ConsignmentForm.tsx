@@ -782,10 +782,11 @@ export function ConsignmentForm({ data, outcome, user }: { data: ScreenData; out
               ["enquiries", "Enquiries"],
             ] as const
           ).map(([key, label]) =>
-            buttons[key].visible ? (
-              <button key={key} type="button" className="btn" disabled={!buttons[key].enabled} title={buttons[key].hint} data-button={key}>
+            buttons[key].visible && c ? (
+              // until their releases land these lead to a page that says so (modules/shell/planned.ts)
+              <Link key={key} to={`/consignment/${c.id}/${key}`} className="btn" title={buttons[key].hint} data-button={key}>
                 {label}
-              </button>
+              </Link>
             ) : null,
           )}
           {buttons.reprint.visible && c ? (

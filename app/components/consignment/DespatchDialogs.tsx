@@ -1,6 +1,7 @@
 import { Form, Link, useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import { JobProgress, type JobStatusJson } from "~/components/JobProgress";
+import { despatchRunning } from "~/modules/despatch/progress";
 
 /**
  * The redespatch modal (spec 1 section 2): the consignment number, when its manifest last went
@@ -68,5 +69,5 @@ export function AcknowledgeDialog({ title, message, path }: { title: string; mes
 /** A despatch or redespatch queued from the screen: its progress, then the page reloads its state. */
 export function DespatchProgress({ jobId, initial }: { jobId: string; initial: JobStatusJson }) {
   const revalidator = useRevalidator();
-  return <JobProgress jobId={jobId} initial={initial} onDone={() => revalidator.revalidate()} />;
+  return <JobProgress jobId={jobId} initial={initial} running={despatchRunning} onDone={() => revalidator.revalidate()} />;
 }

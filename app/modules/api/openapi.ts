@@ -73,7 +73,7 @@ export const openApiDocument = {
     },
     "/api/notices/mark_all_as_seen": { post: { summary: "{ ids? } marks those, or all, seen", responses: ok("{ marked, unseen }") } },
     "/api/job_status/{jobId}": {
-      get: { summary: "Job progress: status, pct_complete, message, errors, info; readable by the user who started it, or by a user of its customer who sees every site its consignments are on", parameters: [idParam("jobId")], responses: ok("Job status") },
+      get: { summary: "Job progress: status, pct_complete, message, errors, info, total (a despatch: how many consignments, else null); readable by the user who started it, or by a user of its customer who sees every site its consignments are on", parameters: [idParam("jobId")], responses: ok("Job status") },
     },
     "/api/carrier_selection": {
       post: {

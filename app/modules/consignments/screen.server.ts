@@ -3,7 +3,7 @@
  * `/consignment/{id}`) stay thin: the screen's data, and a form post turned into a save, a rate
  * request (the no-JavaScript "Get rates"), or a print preference.
  */
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { itemTypes, manifests, sites } from "../../../db/schema";
@@ -276,13 +276,19 @@ const idOf = (raw: string | undefined) => {
   return id;
 };
 
+/** What /consignment/{id} shows, as a warning, for an id the user has no consignment of (spec 1 section 8). */
+export const NO_CONSIGNMENT = "No consignment found";
+
 /** The loader of a variant's screen (`/consignment/{id?}`, `/quote/{id?}`, ...). */
+
 export function screenLoader(variant: Variant) {
   return async ({ request, context, params }: LoaderFunctionArgs) => {
     const { user } = await requireUser(context, request);
     try {
       return await loadConsignmentScreen(context.db, user, idOf(params.id), new URL(request.url), variant);
     } catch (e) {
+      // an unknown (or another customer's) consignment: the spec's warning, still a 404
+      if (variant === "consignment" && e instanceof AppError && e.code === "not_found") throw data({ message: NO_CONSIGNMENT, type: "warning" }, { status: 404 });
       throwIfAccessError(e);
       throw e;
     }

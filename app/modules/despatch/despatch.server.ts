@@ -21,19 +21,19 @@ import { allocateConsignmentNumbers, allocateManifestNumber } from "../numbers/n
 import { getConsignment } from "../consignments/consignments.server";
 import { isDespatchable, isFailed } from "../consignments/rules";
 import { bool } from "../consignments/schema";
-import { NO_EMAIL } from "./return-email.server";
+import { EMAILED, NO_EMAIL } from "./return-email.server";
+import { DESPATCHING, progressMessage } from "./progress";
 import { transition } from "../consignments/lifecycle";
 import { idSchema, recordId } from "../../utils/ids";
 
 export const NOTHING_SELECTED = "No consignments have been selected for despatch.";
 export const NOT_DESPATCHABLE = "At least one of the consignments you have selected is not despatchable.";
-export const DESPATCHING = "Despatching...";
 export const DESPATCHED = "Your consignments have been despatched.";
 export const DESPATCH_FAILED = "Sorry, your consignments failed to despatch. Please contact customer services.";
 export const NO_MANIFESTS = "No manifests were created.";
 export const REDESPATCH_FAILED = "Manifest failed to redespatch.";
 export const NOT_REDESPATCHABLE = "Only a consignment whose despatch failed can be redespatched";
-export const progressMessage = (done: number, total: number) => `Despatched ${done} of ${total} Consignments`;
+export { DESPATCHING, progressMessage };
 
 /** How long after despatch a non-admin may still cancel (the spec leaves the window to the server). */
 export const CANCELLATION_WINDOW_HOURS = 24;
@@ -159,6 +159,8 @@ export interface DespatchResult {
   manifest_ids: number[];
   /** Australia Post manifests, printed once ready_for_print says so */
   auspost_manifest_ids: number[];
+  /** Despatch + email of a return: its labels and manifest went to the pickup contact */
+  emailed?: boolean;
 }
 
 type Row = typeof consignments.$inferSelect;
@@ -361,7 +363,7 @@ export function despatchOutcome(result: DespatchResult, redespatch = false): { m
     return { message: DESPATCH_FAILED, errors };
   }
   if (missing.length) return { message: result.despatched.length ? progressMessage(result.despatched.length, result.total) : NO_MANIFESTS, errors: missing };
-  return { message: DESPATCHED, errors: [] };
+  return { message: result.emailed ? EMAILED : DESPATCHED, errors: [] };
 }
 
 const returnDespatchSchema = z.object({ send_email: bool });

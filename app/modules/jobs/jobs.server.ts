@@ -133,6 +133,8 @@ export async function jobStatusFor(db: DbOrTx, user: CurrentUser, id: string) {
     message: row.message,
     errors: row.errors,
     info: row.info,
+    /** how many consignments a despatch job has (its progress label counts them), else null */
+    total: Array.isArray((row.payload as { ids?: unknown } | null)?.ids) ? (row.payload as { ids: unknown[] }).ids.length : null,
   };
 }
 

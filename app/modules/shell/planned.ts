@@ -32,3 +32,12 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   myob: { title: "MYOB link", release: "finance" },
   bulk_upload: { title: "Bulk uploader", release: "bulk upload" },
 };
+
+/**
+ * A despatched consignment's Tracking and Enquiries buttons (spec 1 section 4) open
+ * /consignment/{id}/{screen}; until their releases land that page says so for the consignment.
+ */
+export const PLANNED_CONSIGNMENT_SCREENS: Record<string, { title: string; release: string }> = {
+  tracking: { title: "Tracking", release: "tracking" },
+  enquiries: { title: "Enquiries", release: "enquiries" },
+};

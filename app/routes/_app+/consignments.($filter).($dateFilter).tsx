@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator, u
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { JobProgress, type JobStatusJson } from "~/components/JobProgress";
+import { despatchRunning } from "~/modules/despatch/progress";
 import { AutoLabelsDialog } from "~/components/consignment-list/AutoLabelsDialog";
 import { printLabelDocument, printerFor, showIn, waitForManifests } from "~/components/consignment-list/printing";
 import { listAction, listLoader } from "~/modules/consignments/list-screen.server";
@@ -366,10 +367,10 @@ export default function ConsignmentList() {
           </Form>
         </div>
       ) : null}
-      {job ? <JobProgress key={job.id} jobId={job.id} onDone={(j) => void despatchDone(j as Job, job.printManifest, job.tab)} /> : null}
+      {job ? <JobProgress key={job.id} jobId={job.id} running={despatchRunning} onDone={(j) => void despatchDone(j as Job, job.printManifest, job.tab)} /> : null}
       {serverJob ? (
         <div className="space-y-1">
-          <JobProgress key={serverJob.id} jobId={serverJob.id} initial={serverJob.status as Job} onDone={(j) => void despatchDone(j as Job, serverJob.printManifest, null)} />
+          <JobProgress key={serverJob.id} jobId={serverJob.id} running={despatchRunning} initial={serverJob.status as Job} onDone={(j) => void despatchDone(j as Job, serverJob.printManifest, null)} />
           {serverJob.status.status === "queued" || serverJob.status.status === "working" ? (
             <Link to={listUrl(view, { job: serverJob.id, ...(serverJob.printManifest ? { print_manifest: "1" } : {}) })} className="text-sm text-sky-700 underline" preventScrollReset>
               Refresh
