@@ -214,3 +214,37 @@ test("Auto Labels prints what is still to print while open, and says what it pri
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
 });
+
+test("the All view says each row's state, and a despatch there unticks what it despatched (keyboard alone)", async ({ page }) => {
+  await start(page);
+  const made: Created[] = [];
+  for (const r of ["E2E-ALL-1", "E2E-ALL-2", "E2E-ALL-3"]) made.push(await create(page.request, r, ["auspost", "PP"]));
+  // labels printed for the first two only: Ready to despatch, and Labels to print for the third
+  const printed = await page.request.post(`/print/labels?ids=${made[0]!.id},${made[1]!.id}&format=html`);
+  expect(printed.status()).toBe(200);
+  const group = await groupOf(page.request, made[0]!.id);
+  await page.goto(`/consignments/metadata/today?site=SYD&sort=reference&dir=asc&open=${group}`);
+  await hydrated(page);
+  await countMouse(page);
+  const table = page.getByTestId(`group-${group}`);
+  await expect(table.getByRole("columnheader", { name: "State" })).toBeVisible();
+  const state = (reference: string) => row(page, reference).getByTestId("row-state");
+  await expect(state("E2E-ALL-1")).toHaveText("Ready to despatch");
+  await expect(state("E2E-ALL-3")).toHaveText("Labels to print");
+
+  const k = page.keyboard;
+  await tabTo(page, box(page, "E2E-ALL-1"), 80);
+  await k.press("Space");
+  await k.press("ArrowDown");
+  await k.press("Shift+Space");
+  for (const r of ["E2E-ALL-1", "E2E-ALL-2"]) await expect(box(page, r)).toBeChecked();
+  await k.press("Alt+d");
+  // the despatched rows stay in the All view, now Despatched and no longer ticked
+  for (const r of ["E2E-ALL-1", "E2E-ALL-2"]) {
+    await expect(state(r)).toHaveText("Despatched");
+    await expect(box(page, r)).not.toBeChecked();
+  }
+  await expect(table.getByText(/\d+ selected/)).toHaveCount(0);
+  await expect(state("E2E-ALL-3")).toHaveText("Labels to print");
+  expect(await mouseEvents(page)).toBe(0);
+});

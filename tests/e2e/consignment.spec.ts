@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
-
 test("a despatcher creates, rates and saves a consignment with the keyboard alone", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
   await page.goto("/");
@@ -193,6 +192,8 @@ test("the merge dialog merges a consignment into another to the same receiver an
   await page.getByRole("button", { name: "Merge…" }).click();
   const dialog = page.getByTestId("merge-dialog");
   await expect(dialog.getByRole("radio", { name: /MERGE-A/ })).toBeChecked();
+  // the candidate's size with its unit (a metric site)
+  await expect(dialog.getByTestId("merge-candidate-size")).toHaveText("1 item · 7 kg");
   await dialog.getByRole("button", { name: "Merge" }).click();
   await expect(page).toHaveURL(new RegExp(`/consignment/${a.id}$`));
   await expect(page.getByText("The consignments have been merged.")).toBeVisible();
@@ -267,4 +268,22 @@ test("a typeahead left within its wait (Tab or Escape) opens no list afterwards"
   await expect(lists).toHaveCount(0);
   await expect(page.getByText("No matches found")).toHaveCount(0);
   expect(await mouseEvents(page)).toBe(0);
+});
+
+test("every field of a dangerous goods line has a visible label with the spec's name", async ({ page }) => {
+  await signIn(page, "despatcher@example.com");
+  await page.goto("/");
+  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
+  await page.getByLabel("Dangerous goods line 1").check();
+  const line = page.getByTestId("dg-line").first();
+  const names = ["UN number", "Proper shipping name", "Hazard class", "Packing group", "Sub risk", "Aggregate quantity"];
+  // on screen, a label per field (a placeholder disappears once something is typed)
+  await expect(line.locator("label")).toHaveText(names.map((n) => `${n} line 1 dangerous goods 1`));
+  for (const i of names.keys()) await expect(line.locator("label").nth(i)).toBeVisible();
+  // and every input is named by its label, with its item line and dangerous goods line
+  const inputs = line.locator("input:not([type=hidden])");
+  await expect(inputs).toHaveCount(names.length);
+  for (const [i, n] of names.entries()) await expect(inputs.nth(i)).toHaveAccessibleName(`${n} line 1 dangerous goods 1`);
+  await page.getByLabel("UN number line 1 dangerous goods 1").fill("1203");
+  await expect(page.getByLabel("UN number line 1 dangerous goods 1")).toHaveValue("1203");
 });

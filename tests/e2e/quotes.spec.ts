@@ -21,6 +21,7 @@ test("a quote is saved, listed as QTE plus its id, and promoted to a consignment
   await page.getByRole("option", { name: /Hobart Marine/ }).click();
   await page.getByLabel("Quantity line 1").fill("2");
   await page.getByLabel("Item type line 1").selectOption({ label: "Carton" });
+  await page.getByLabel("Dead weight line 1").fill("13");
   await expect(page.getByTestId("rate").first()).toBeVisible();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page).toHaveURL(/\/quote\/\d+$/);
@@ -33,6 +34,9 @@ test("a quote is saved, listed as QTE plus its id, and promoted to a consignment
   const row = page.getByTestId("quotes").getByRole("row", { name: new RegExp(number) });
   await expect(row).toContainText("Hobart Marine");
   await expect(row).toContainText("QUOTE-E2E");
+  // weight and volume with their units (a metric site)
+  await expect(row.getByRole("cell", { name: "13 kg", exact: true })).toBeVisible();
+  await expect(row.getByRole("cell", { name: / m³$/ })).toBeVisible();
   // made today at the Melbourne site, in Melbourne's time
   await expect(row).toContainText(todayIn("Australia/Melbourne"));
   await row.getByRole("link", { name: number }).click();

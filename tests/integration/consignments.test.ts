@@ -1,6 +1,6 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consignmentChanges, consignments, customers, itemTypes, users } from "../../db/schema";
+import { consignmentChanges, consignments, customers, itemTypes, sites, users } from "../../db/schema";
 import { loadDangerousGoods } from "../../db/seed/dangerous-goods";
 import { seedDemo } from "../../db/seed/demo";
 import { loadLocalities } from "../../db/seed/localities";
@@ -651,5 +651,20 @@ describe("dates at the sending site", () => {
     const quotes = await listQuotes(server.db, user, new Date("2026-12-03T00:00:00Z"));
     expect(quotes.find((q) => q.id === mel.id)?.date).toBe("2026-12-02");
     expect(quotes.find((q) => q.id === lax.id)?.date).toBe("2026-12-01");
+  });
+
+  it("a quote on the quotes list carries its site's system of measurement, for the units shown", async () => {
+    const [row] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@example.com"));
+    await server.db.update(sites).set({ som: "imperial" }).where(eq(sites.code, "LAX"));
+    try {
+      const user = (await loadCurrentUser(server.db, row!.id))!;
+      const mel = (await saveConsignment(server.db, user, null, consignment({ is_quote: true, reference: "Q-MEL-SOM" }), { isQuote: true })).consignment;
+      const lax = (await saveConsignment(server.db, user, null, consignment({ is_quote: true, site_code: "LAX", reference: "Q-LAX-SOM" }), { isQuote: true })).consignment;
+      const quotes = await listQuotes(server.db, user);
+      expect(quotes.find((q) => q.id === mel.id)?.som).toBe("metric");
+      expect(quotes.find((q) => q.id === lax.id)?.som).toBe("imperial");
+    } finally {
+      await server.db.update(sites).set({ som: "metric" }).where(eq(sites.code, "LAX"));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { MergeCandidate } from "~/modules/consignments/merge.server";
+import { formatWeight } from "~/modules/consignments/rules";
 import { apiFetch } from "~/utils/api-client";
 
 /** The merge check runs at most once every 5 s (spec 1 section 9). */
@@ -77,8 +78,8 @@ export function MergePanel({ consignmentId, openAfterSave, onError }: { consignm
                 <span className="flex-1">
                   <span className="font-medium">{m.consignment_number ?? "Pending"}</span> · {m.reference ?? "no reference"} · {m.receiver_name}
                 </span>
-                <span className="text-xs text-slate-500">
-                  {m.item_count} items · {m.weight}
+                <span className="text-xs text-slate-500" data-testid="merge-candidate-size">
+                  {m.item_count} item{m.item_count === 1 ? "" : "s"} · {formatWeight(m.weight, m.som)}
                 </span>
               </label>
             ))}

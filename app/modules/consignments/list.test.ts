@@ -12,6 +12,7 @@ import {
   parseOpen,
   selectRange,
   sortBy,
+  stateLabel,
   toggleGroup,
   truncate,
   type ListView,
@@ -124,5 +125,16 @@ describe("auto labels", () => {
     expect(truncate("Perth Outdoor Supplies", 19)).toBe("Perth Outdoor Suppl");
     expect(truncate("short", 19)).toBe("short");
     expect(truncate(null, 12)).toBe("");
+  });
+});
+
+describe("the All view's State column", () => {
+  it("names the states still to despatch as the counters do, and words any other state", () => {
+    expect(stateLabel("open", false)).toBe("Not Ready");
+    expect(stateLabel("despatchable", false)).toBe("Labels to print");
+    expect(stateLabel("despatchable", true)).toBe("Ready to despatch");
+    expect(stateLabel("despatched", true)).toBe("Despatched");
+    expect(stateLabel("cancelled", true)).toBe("Cancelled");
+    expect(stateLabel("despatch_failure", false)).toBe("Despatch failure");
   });
 });

@@ -41,6 +41,17 @@ export const isDateFilter = (v: unknown): v is DateFilter => typeof v === "strin
 export const canPrintLabelsIn = (f: ListFilter) => f !== "incomplete";
 export const canDespatchIn = (f: ListFilter) => f !== "incomplete" && f !== "labels_to_print";
 
+/**
+ * A row's state in the All view, which mixes every state: the counters' names for the states
+ * still to despatch, otherwise the state itself in words ("despatch_failure" is "Despatch failure").
+ */
+export function stateLabel(state: string, labelsPrinted: boolean): string {
+  if (state === "open") return FILTER_LABELS.incomplete;
+  if (state === "despatchable") return labelsPrinted ? FILTER_LABELS.complete : FILTER_LABELS.labels_to_print;
+  const words = state.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Rows per page of a group ("Show more" loads the next page after the last row). */
 export const PAGE_SIZE = 100;
 /** A counter of this many or more is drawn wider (spec 1 section 2). */

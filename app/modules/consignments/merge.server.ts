@@ -29,6 +29,8 @@ export interface MergeCandidate {
   receiver_name: string | null;
   item_count: number;
   weight: number;
+  /** the candidate's site's system of measurement, for the unit of its weight */
+  som: "metric" | "imperial";
   merged_count: number;
 }
 
@@ -123,6 +125,7 @@ export async function mergeableConsignments(db: DbOrTx, user: CurrentUser, raw: 
       receiver_name: target.receiver_address?.name ?? null,
       item_count: target.items.reduce((n, i) => n + i.quantity, 0),
       weight: Math.round(target.items.reduce((n, i) => n + (i.weight_in_uom ?? 0), 0) * 1000) / 1000,
+      som: user.sites.find((s) => s.id === target.site_id)?.som ?? "metric",
       merged_count: counts.get(candidateId) ?? 0,
     });
   }

@@ -17,6 +17,8 @@ export interface QuoteRow {
   poa: boolean;
   weight: number;
   volume: number;
+  /** the quote's site's system of measurement, for the units of weight and volume */
+  som: "metric" | "imperial";
   date: string;
   reference: string | null;
 }
@@ -73,6 +75,7 @@ export async function listQuotes(db: DbOrTx, user: CurrentUser, now = new Date()
     poa: r.poa,
     weight: Number(r.weight ?? 0),
     volume: Number(r.volume ?? 0),
+    som: user.sites.find((s) => s.id === r.siteId)?.som ?? "metric",
     // the day it was made at its site (a Melbourne morning is the UTC day before)
     date: todayIn(user.sites.find((s) => s.id === r.siteId)?.timezone ?? null, r.createdAt),
     reference: r.reference,

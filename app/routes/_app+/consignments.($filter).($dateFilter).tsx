@@ -16,6 +16,7 @@ import {
   SORTS,
   WIDE_COUNT,
   canDespatchIn,
+  stateLabel,
   canPrintLabelsIn,
   listUrl,
   manifestFailed,
@@ -168,6 +169,9 @@ export default function ConsignmentList() {
   const despatchDone = async (done: Job, printManifest: boolean, tab: Window | null) => {
     const info = done.info ?? {};
     const manifests = info.manifest_ids ?? [];
+    // the All view keeps despatched rows listed: untick them so Despatch is not offered for them again
+    const gone = new Set(Array.isArray(info.despatched) ? info.despatched : []);
+    if (gone.size) setSelected((s) => new Set([...s].filter((id) => !gone.has(id))));
     const next: Alert[] = [];
     if (done.status === "failed") {
       next.push({ type: "error", message: done.message || "Despatch failed." }, ...done.errors.map((message) => ({ type: "error" as const, message })));
@@ -426,6 +430,7 @@ export default function ConsignmentList() {
                     rows={rows}
                     selected={selected}
                     showItemReferences={data.showItemReferences}
+                    showState={view.filter === "metadata"}
                     sortHref={(key) => listUrl(sortBy(view, key))}
                     sort={view.sort}
                     dir={view.dir}
@@ -506,6 +511,8 @@ function GroupTable(props: {
   rows: Row[];
   selected: Set<number>;
   showItemReferences: boolean;
+  /** the All view mixes every state, so it says each row's */
+  showState: boolean;
   sort: SortKey;
   dir: "asc" | "desc";
   sortHref: (key: SortKey) => string;
@@ -554,6 +561,7 @@ function GroupTable(props: {
                 </th>
               );
             })}
+            {props.showState ? <th className="px-3 py-2">State</th> : null}
             {props.showItemReferences ? <th className="px-3 py-2">Item refs</th> : null}
           </tr>
         </thead>
@@ -589,6 +597,11 @@ function GroupTable(props: {
                 <td className="px-3 py-1.5 text-right tabular-nums">{r.weight}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums">{r.volume}</td>
                 <td className="px-3 py-1.5">{r.hazardous ? "Yes" : ""}</td>
+                {props.showState ? (
+                  <td className="px-3 py-1.5" data-testid="row-state">
+                    {stateLabel(r.state, r.labels_printed)}
+                  </td>
+                ) : null}
                 {props.showItemReferences ? (
                   <td className="px-3 py-1.5">
                     {r.item_references ? (
