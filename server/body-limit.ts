@@ -37,6 +37,9 @@ const DISCARD_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
 export function bodyLimit(uploads: { maxBytes: number; tooLarge: string }): RequestHandler {
   const uploadLimit = uploads.maxBytes + UPLOAD_FRAMING_BYTES;
   return (req, res, next) => {
+    // no Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body to count, and
+    // leaving the request as Node made it spares every GET the cost of a patched stream
+    if (!hasBody(req)) return next();
     const upload = UPLOAD_PATHS.test(req.path);
     const limit = upload ? uploadLimit : BODY_LIMIT_BYTES;
     const tooLarge = () => refuse(req, res, 413, upload ? uploads.tooLarge : BODY_TOO_LARGE, upload ? { file: [uploads.tooLarge] } : undefined);

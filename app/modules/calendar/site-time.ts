@@ -5,14 +5,29 @@
  * on tomorrow.
  */
 
+// a formatter per zone and shape, kept: making one costs more than the rest of a rate shop's date work
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${timeZone}|${withTime}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "2-digit", day: "2-digit", ...(withTime ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23" } : {}) };
+    f = new Intl.DateTimeFormat("en-AU", { ...options, timeZone });
+    // zone names come from sites, a short list; the bound only guards against a flood of bad ones
+    if (formatters.size >= 1_000) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 function zoned(at: Date, timeZone: string | null, withTime: boolean): Record<string, string> {
-  const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "2-digit", day: "2-digit", ...(withTime ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23" } : {}) };
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat("en-AU", { ...options, timeZone: timeZone ?? "UTC" }).formatToParts(at);
+    parts = formatter(timeZone ?? "UTC", withTime).formatToParts(at);
   } catch {
     // an unknown zone name on a site: UTC rather than no page
-    parts = new Intl.DateTimeFormat("en-AU", { ...options, timeZone: "UTC" }).formatToParts(at);
+    parts = formatter("UTC", withTime).formatToParts(at);
   }
   return Object.fromEntries(parts.map((p) => [p.type, p.value]));
 }
