@@ -2,10 +2,13 @@ import { z } from "zod";
 import type { Db, DbOrTx } from "../db/client.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
 import type { Renderer } from "../app/modules/printing/renderer.server";
+import type { JobQueue } from "./queue.server";
 import { runCleanup, type CleanupResult } from "../app/modules/auth/cleanup.server";
 import { despatchOutcome, despatchPayload, DESPATCHING, runDespatch, type DespatchResult } from "../app/modules/despatch/despatch.server";
 import { emailReturnDocuments } from "../app/modules/despatch/return-email.server";
 import { releaseDespatch } from "../app/modules/despatch/recovery.server";
+import { fetchAndRecord, fetchMessage, MAX_FETCH, startTrackingAfterDespatch, type FetchResult } from "../app/modules/tracking/feed.server";
+import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../app/modules/tracking/replay.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
 
@@ -18,7 +21,7 @@ interface JobDefinition<P extends z.ZodType, R> {
   errorsOf?: (result: R) => string[];
   /** pg-boss cron expression for a recurring run */
   cron?: string;
-  run(services: { db: Db; mailer: Mailer; renderer: Renderer }, payload: z.infer<P>, progress: Progress): Promise<R>;
+  run(services: { db: Db; mailer: Mailer; renderer: Renderer; queue: JobQueue | null }, payload: z.infer<P>, progress: Progress): Promise<R>;
   /**
    * Called, in the transaction that ends the job failed, when a run threw or its worker died and
    * it is not run again: puts what the job left half done where staff can act on it. Its errors
@@ -48,8 +51,9 @@ export const JOBS = {
     startMessage: DESPATCHING,
     doneMessage: (r: DespatchResult) => despatchOutcome(r).message,
     errorsOf: (r: DespatchResult) => despatchOutcome(r).errors,
-    run: async ({ db, mailer, renderer }, payload, progress) => {
+    run: async ({ db, mailer, renderer, queue }, payload, progress) => {
       const result = await runDespatch(db, payload, progress);
+      await startTrackingAfterDespatch(db, queue, result.despatched);
       // Despatch + email of a return: its labels and manifest go to the pickup contact
       if (!payload.sendEmail) return result;
       for (const id of result.despatched) await emailReturnDocuments({ db, mailer, renderer }, payload.userId, id);
@@ -63,8 +67,26 @@ export const JOBS = {
     startMessage: DESPATCHING,
     doneMessage: (r: DespatchResult) => despatchOutcome(r, true).message,
     errorsOf: (r: DespatchResult) => despatchOutcome(r, true).errors,
-    run: ({ db }, payload, progress) => runDespatch(db, payload, progress),
+    run: async ({ db, queue }, payload, progress) => {
+      const result = await runDespatch(db, payload, progress);
+      await startTrackingAfterDespatch(db, queue, result.despatched);
+      return result;
+    },
     release: releaseDespatch,
+  }),
+  // a carrier's tracking news falls due: ask it for its events and record them (issue 14)
+  "tracking.fetch": define({
+    payload: z.object({ consignmentIds: z.array(z.number().int().positive()).min(1).max(MAX_FETCH) }),
+    startMessage: "Fetching tracking events...",
+    doneMessage: (r: FetchResult) => fetchMessage(r),
+    run: ({ db }, payload) => fetchAndRecord(db, payload.consignmentIds),
+  }),
+  // /manage_tracking: ask carriers again and record what was missed (idempotent)
+  "tracking.replay": define({
+    payload: replayPayload,
+    startMessage: "Replaying tracking events...",
+    doneMessage: (r: ReplayResult) => replayMessage(r),
+    run: ({ db, queue }, payload, progress) => runReplay(db, queue, payload, progress),
   }),
 };
 

@@ -31,6 +31,8 @@ export interface EnqueueOptions {
   singletonKey?: string;
   /** the sites the job's subject belongs to: only users who see all of them read its status */
   siteIds?: number[];
+  /** run it no sooner than this (a carrier's next tracking news); pg-boss keeps it across restarts */
+  startAfter?: Date;
 }
 
 export interface JobQueue {
@@ -72,6 +74,8 @@ export interface QueueDeps {
   mailer: Mailer;
   /** PDFs for jobs that send documents (return e-mails) */
   renderer: Renderer;
+  /** for jobs that queue others (a despatch queues its consignments' tracking); absent when a caller plays the worker without one */
+  queue?: JobQueue;
 }
 
 /** A name for this worker process in job rows: whose heartbeat a job carries. */
@@ -104,7 +108,7 @@ export async function runJob(
   let payload: unknown;
   try {
     payload = definition.payload.parse(rest);
-    const info = await definition.run({ db, mailer: deps.mailer, renderer: deps.renderer }, payload as never, async (pct, message) => {
+    const info = await definition.run({ db, mailer: deps.mailer, renderer: deps.renderer, queue: deps.queue ?? null }, payload as never, async (pct, message) => {
       await updateJobRow(db, id, { pctComplete: Math.round(pct), message }, workerId);
     });
     const errors = definition.errorsOf?.(info as never) ?? [];
@@ -204,7 +208,7 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
   let sweeper: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
 
-  return {
+  const queue: JobQueue = {
     async enqueue(name, payload, options = {}) {
       const definition = JOBS[name];
       const data = definition.payload.parse(payload);
@@ -217,7 +221,7 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
         siteIds: options.siteIds ?? null,
         payload: data as Record<string, unknown>,
       });
-      await boss.send(name, { ...data, jobId: row.id }, options.tx ? { db: executorFor(options.tx) } : {});
+      await boss.send(name, { ...data, jobId: row.id }, { ...(options.tx ? { db: executorFor(options.tx) } : {}), ...(options.startAfter ? { startAfter: options.startAfter } : {}) });
       return { jobId: row.id };
     },
 
@@ -226,7 +230,7 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
       working = true;
       for (const name of Object.keys(JOBS) as JobName[]) {
         await boss.work(name, { pollingIntervalSeconds: 1 }, async ([job]) => {
-          await runJob(deps, name, job!.data as Record<string, unknown>, { workerId, staleAfterSeconds: options.staleAfterSeconds });
+          await runJob(withQueue, name, job!.data as Record<string, unknown>, { workerId, staleAfterSeconds: options.staleAfterSeconds });
         });
       }
       for (const [name, definition] of Object.entries(JOBS)) {
@@ -235,7 +239,7 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
       // at start (what a worker that died before this one left) and then every SWEEP_SECONDS;
       // one sweep at a time in this process
       const sweep = () => {
-        sweeping ??= sweepStaleJobs(deps, { workerId, staleAfterSeconds: options.staleAfterSeconds })
+        sweeping ??= sweepStaleJobs(withQueue, { workerId, staleAfterSeconds: options.staleAfterSeconds })
           .catch((e: unknown) => console.error("[queue] sweep failed", errorText(e)))
           .finally(() => (sweeping = null));
       };
@@ -250,4 +254,7 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };
+  // the jobs this worker runs may queue others
+  const withQueue: QueueDeps = { ...deps, queue };
+  return queue;
 }

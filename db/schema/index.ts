@@ -7,3 +7,4 @@ export * from "./notices";
 export * from "./jobs";
 export * from "./rating";
 export * from "./printers";
+export * from "./tracking";

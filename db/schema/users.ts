@@ -50,6 +50,8 @@ export const users = pgTable(
     canReconcile: boolean("can_reconcile").notNull().default(false),
     canBulkupload: boolean("can_bulkupload").notNull().default(false),
     canBulkquote: boolean("can_bulkquote").notNull().default(false),
+    /** may post carriers' tracking events (POST /api/tracking_events) for the customer's consignments; staff always may */
+    canPostTrackingEvents: boolean("can_post_tracking_events").notNull().default(false),
     defaultSiteId: integer("default_site_id").references(() => sites.id),
     options: jsonb("options").$type<UserOptions>().notNull().default({}),
     lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),

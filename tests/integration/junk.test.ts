@@ -66,6 +66,7 @@ const FIELDS = [
   "limit", "offset", "page", "return_info", "return_type", "is_quote", "send_email", "charge_account", "label_printer_id",
   "manifest_printer_id", "connote_printer_id", "printable_type", "printable_id", "fromDate", "toDate", "siteId", "filter", "dateFilter",
   "sort", "dir", "fail_despatch", "cancel_result", "user", "password", "redespatch", "despatch", "superadmin", "group_by", "q",
+  "events", "journey_minutes", "fail_delivery", "consignmentNumbers", "carrier",
 ];
 
 const consignmentBody = () => ({
@@ -83,6 +84,7 @@ function baseBody(path: string): Record<string, unknown> {
   if (/^\/api\/(consignments|returns|carrier_selection)(\/\{id\})?$/.test(path)) {
     return { ...consignmentBody(), version: 1, return_type: "return", return_info: { ready_at: "2030-01-07 09:00", closing_at: "2030-01-07 17:00", contact_name: "Pat", phone_number: "0300001111" } };
   }
+  if (path === "/api/tracking_events") return { events: [{ consignment_number: "SXMEL1000001", event: "picked_up", event_time: "2026-05-04T09:00:00+10:00" }] };
   if (path.startsWith("/users/sign_in")) return { user: { email: "despatcher@example.com", password: "wrong-password-1" } };
   return { ids: [consignmentId], id: consignmentId, source_id: consignmentId, options: { a: 1 }, carrier_code: "SIMEX", seen: true };
 }

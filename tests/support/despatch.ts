@@ -36,8 +36,9 @@ export interface DespatchWorld {
   deps: QueueDeps;
 }
 
-export async function startDespatchWorld(): Promise<DespatchWorld> {
-  const server = await startTestServer();
+/** `work`: the server's own worker runs queued jobs (delayed ones when due), as `npm start` does. */
+export async function startDespatchWorld(options: { work?: boolean } = {}): Promise<DespatchWorld> {
+  const server = await startTestServer({ work: options.work });
   await seedDemo(server.db);
   await loadLocalities(server.db);
   await seedRatingDemo(server.db);
@@ -52,7 +53,8 @@ export async function startDespatchWorld(): Promise<DespatchWorld> {
   };
   const clients = Object.fromEntries(Object.keys(emails).map((k) => [k, new Client(server.url)])) as DespatchWorld["clients"];
   await Promise.all(Object.entries(emails).map(([k, email]) => clients[k as keyof typeof emails].signIn(email)));
-  const deps = { database: server.test.database, mailer: createMailer(server.db, { from: "test@freightdesk.local" }), renderer: server.renderer };
+  // the server's queue too: a despatch queues its consignments' tracking
+  const deps = { database: server.test.database, mailer: createMailer(server.db, { from: "test@freightdesk.local" }), renderer: server.renderer, queue: server.queue };
   return { server, cartonTypeId: carton!.id, clients, deps };
 }
 

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, sessions, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
 import type { RoleName } from "../../../db/schema/users";
-import { isAdmin, type AccessSubject } from "./roles";
+import { canPostTrackingEvents, isAdmin, type AccessSubject } from "./roles";
 import { preparedFor } from "../../utils/prepared.server";
 
 export const DEFAULT_SESSION_TIMEOUT_MINUTES = 720;
@@ -52,6 +52,8 @@ export interface CurrentUser extends AccessSubject {
   canReconcile: boolean;
   canBulkupload: boolean;
   canBulkquote: boolean;
+  /** may post carriers' tracking events for the customer's consignments (staff always may) */
+  canPostTrackingEvents: boolean;
   passwordResetRequired: boolean;
   authenticationToken: string | null;
   options: UserOptions;
@@ -108,6 +110,7 @@ const statements = preparedFor((db) => {
     canReconcile: users.canReconcile,
     canBulkupload: users.canBulkupload,
     canBulkquote: users.canBulkquote,
+    canPostTrackingEvents: users.canPostTrackingEvents,
     passwordResetRequired: users.passwordResetRequired,
     authenticationToken: users.authenticationToken,
     options: users.options,
@@ -193,6 +196,7 @@ function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRo
     canReconcile: user.canReconcile,
     canBulkupload: user.canBulkupload,
     canBulkquote: user.canBulkquote,
+    canPostTrackingEvents: user.canPostTrackingEvents,
     passwordResetRequired: user.passwordResetRequired,
     authenticationToken: user.authenticationToken,
     options,
@@ -254,6 +258,7 @@ export function currentUserJson(u: CurrentUser) {
     can_reconcile: u.canReconcile,
     can_bulkupload: u.canBulkupload,
     can_bulkquote: u.canBulkquote,
+    can_post_tracking_events: canPostTrackingEvents(u),
     password_reset_required: u.passwordResetRequired,
     address_types: ["business", "residential"],
   };

@@ -17,6 +17,7 @@ export interface AccessSubject {
   canReconcile?: boolean;
   canBulkupload?: boolean;
   canBulkquote?: boolean;
+  canPostTrackingEvents?: boolean;
   passwordResetRequired?: boolean;
   view?: "DESPATCHER" | "FINANCE";
 }
@@ -43,6 +44,12 @@ export const isDevs = (u: AccessSubject) => u.role === "devs";
  * users (can_reconcile) only; everyone else sees what they pay.
  */
 export const canSeeBuyCosts = (u: AccessSubject) => isAdmin(u) || Boolean(u.canReconcile);
+
+/**
+ * Carriers' tracking events (POST /api/tracking_events): staff, for every customer's consignments,
+ * and users given can_post_tracking_events (a customer's carrier feed), for their customer's.
+ */
+export const canPostTrackingEvents = (u: AccessSubject) => isAdmin(u) || Boolean(u.canPostTrackingEvents);
 
 /** Staff may switch customer and see the customer list on home. */
 export const canSwitchCustomer = isAdmin;

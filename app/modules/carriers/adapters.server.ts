@@ -1,12 +1,16 @@
 /**
  * Carrier adapters (DESIGN "Carriers"): one interface for what we ask of a carrier — take a
- * manifest, say when its manifest document is ready, cancel a consignment, give a tracking URL.
+ * manifest, say when its manifest document is ready, cancel a consignment, give a tracking URL,
+ * take despatched consignments into its tracking and give their events.
  * Built in: the generic adapter (despatch is local; cancellation is an e-mail to the account's
  * support address), Australia Post's (its manifest is ready only once the carrier has made it,
  * so it is polled), and a simulated carrier that can be told to fail, so the failure paths of
  * despatch, redespatch and cancellation are real. Real carrier APIs plug in behind this later.
  */
+import type { DbOrTx } from "../../../db/client.server";
 import type { Mailer } from "../mail/mailer.server";
+import type { TrackingEvent } from "../tracking/states";
+import { journeyEvents, planJourneys } from "./simex-tracking.server";
 
 export interface CarrierInfo {
   code: string;
@@ -34,12 +38,67 @@ export interface CancelRequest {
   mailer: Mailer;
 }
 
+export interface TrackingPlace {
+  name: string | null;
+  locality: string | null;
+  region: string | null;
+  postcode: string | null;
+  country: string;
+  latitude: number | null;
+  longitude: number | null;
+  /** IANA zone: the address's, else its region's, else the sending site's */
+  timeZone: string | null;
+}
+
+/** A despatched consignment as a carrier's tracking sees it. */
+export interface TrackingSubject {
+  consignmentId: number;
+  consignmentNumber: string;
+  /** when its manifest was despatched */
+  despatchedAt: Date;
+  /** the day it is to be collected (YYYY-MM-DD), at the sender */
+  despatchDate: string | null;
+  estimatedDeliveryDate: string | null;
+  sender: TrackingPlace;
+  receiver: TrackingPlace;
+}
+
+/** An event as a carrier gives it (POST /api/tracking_events takes the same from carriers that push). */
+export interface CarrierEvent {
+  consignmentId: number;
+  event: TrackingEvent;
+  carrierEvent: string;
+  /** ISO 8601 at the offset of where it happened */
+  eventTime: string;
+  message: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  podUrl: string | null;
+  images: string[];
+  /** a proof of delivery the product draws (the simulated carrier's): served at /api/pod/{event id} */
+  generatedPod?: boolean;
+}
+
+/** Where tracking calls run: the carrier's own records (the simulated one's) and its clock. */
+export interface TrackingContext {
+  db: DbOrTx;
+  now: Date;
+}
+
 export interface CarrierAdapter {
   despatchManifest(manifest: ManifestForCarrier): Promise<DespatchOutcome>;
   /** Whether the carrier's manifest document is ready to print: pending, ready or failed. */
   manifestStatus(manifestNumber: string): Promise<"pending" | "ready" | "failed">;
   cancel(request: CancelRequest): Promise<{ result: CancelResult; message?: string }>;
   trackingUrl(consignmentNumber: string | null): string | null;
+  /**
+   * Takes despatched consignments into the carrier's tracking (again is a no-op) and answers when
+   * to ask for their events. A carrier that posts its events to POST /api/tracking_events (the
+   * generic one: events are accepted, not fetched) answers none.
+   */
+  startTracking(ctx: TrackingContext, subjects: TrackingSubject[]): Promise<{ consignmentId: number; at: Date }[]>;
+  /** Every event the carrier has for these consignments until ctx.now; the same again on every ask (replay). */
+  fetchTrackingEvents(ctx: TrackingContext, subjects: TrackingSubject[]): Promise<CarrierEvent[]>;
 }
 
 /** What the simulated carrier is told to do (carriers.options.simulate), set by devs for a demo or test. */
@@ -49,6 +108,10 @@ export interface Simulation {
   delay_ms?: number;
   cancel_result?: CancelResult;
   reject_message?: string;
+  /** despatch to delivery on the simulated clock, for journeys planned from now on; unset: until the estimated delivery date */
+  journey_minutes?: number | null;
+  /** the first delivery attempt fails, then the goods go out again */
+  fail_delivery?: boolean;
 }
 
 /** The generic carrier's cancellation: an e-mail to the account's support address. */
@@ -83,6 +146,9 @@ function generic(carrier: CarrierInfo): CarrierAdapter {
     },
     cancel: (request) => cancelByEmail(carrier, request),
     trackingUrl: (number) => trackingUrlOf(carrier, number),
+    // its events are posted to POST /api/tracking_events: nothing to ask it
+    startTracking: async () => [],
+    fetchTrackingEvents: async () => [],
   };
 }
 
@@ -115,6 +181,9 @@ function simulated(carrier: CarrierInfo): CarrierAdapter {
       if (result === "cancel_confirmed") return cancelByEmail(carrier, request);
       return { result };
     },
+    // it plans a journey at despatch and answers from it (simex-tracking.server.ts)
+    startTracking: (ctx, subjects) => planJourneys(ctx, simulation, subjects),
+    fetchTrackingEvents: (ctx, subjects) => journeyEvents(ctx, subjects),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Telling the simulated carrier what to do (DESIGN "Carriers"): fail the next despatches, or
- * answer cancellations with a chosen result. Carriers are shared by every customer, so only
+ * Telling the simulated carrier what to do (DESIGN "Carriers"): fail the next despatches, answer
+ * cancellations with a chosen result, run its journeys on a faster clock or fail first deliveries. Carriers are shared by every customer, so only
  * super admins (devs) may change it; the demo and the end-to-end tests use it.
  */
 import { eq, sql } from "drizzle-orm";
@@ -19,6 +19,9 @@ const simulationSchema = z.object({
   delay_ms: z.number().int().min(0).max(120_000).optional(),
   cancel_result: z.enum(["cancel_pending", "cancel_confirmed", "cancel_confirmed_for_auto_delivered", "cancel_rejected"]).optional(),
   reject_message: z.string().trim().max(255).optional(),
+  // minutes from despatch to delivery for journeys planned from now on (fractions speed a test up); null: the real pace
+  journey_minutes: z.number({ error: "journey_minutes must be a number of minutes" }).min(0, "journey_minutes must be from 0 to 10080 (a week)").max(10_080, "journey_minutes must be from 0 to 10080 (a week)").nullable().optional(),
+  fail_delivery: z.boolean().optional(),
 });
 
 const NOT_SIMULATED = "Only the simulated carrier can be told what to do";

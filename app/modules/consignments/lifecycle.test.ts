@@ -3,6 +3,10 @@ import { CONSIGNMENT_STATES, type ConsignmentState } from "../../../db/schema/co
 import { AppError } from "../../utils/errors";
 import { canTransition, transition, TRANSITIONS, type LifecycleEvent } from "./lifecycle";
 
+const BEFORE_DELIVERY = ["despatched", "booked", "picked_up", "in_transit"] as const;
+const ATTEMPTS = ["on_board_for_delivery", "partial_delivery", "failed_delivery"] as const;
+const to = (target: ConsignmentState, from: readonly ConsignmentState[]) => Object.fromEntries(from.map((s) => [s, target]));
+
 /** The spec's transitions, written out by hand so the table cannot drift from them unnoticed. */
 const ALLOWED: Record<LifecycleEvent, Partial<Record<ConsignmentState, ConsignmentState>>> = {
   complete: { open: "despatchable", despatchable: "despatchable" },
@@ -23,6 +27,16 @@ const ALLOWED: Record<LifecycleEvent, Partial<Record<ConsignmentState, Consignme
     (["despatched", "booked", "in_transit", "delivered", "delivered_with_pod", "partial_delivery", "failed_delivery", "on_board_for_delivery", "picked_up", "cancelling"] as const).map((s) => [s, "cancelled"]),
   ),
   confirm_cancel: { cancelling: "cancelled" },
+  // a carrier's event moves a despatched consignment forward only; the delivery attempts
+  // (on board, partial, failed) are one step, so a redelivery after a failed one is allowed
+  track_booked: to("booked", ["despatched", "booked"]),
+  track_picked_up: to("picked_up", ["despatched", "booked", "picked_up"]),
+  track_in_transit: to("in_transit", ["despatched", "booked", "picked_up", "in_transit"]),
+  track_on_board_for_delivery: to("on_board_for_delivery", [...BEFORE_DELIVERY, ...ATTEMPTS]),
+  track_partial_delivery: to("partial_delivery", [...BEFORE_DELIVERY, ...ATTEMPTS]),
+  track_failed_delivery: to("failed_delivery", [...BEFORE_DELIVERY, ...ATTEMPTS]),
+  track_delivered: to("delivered", [...BEFORE_DELIVERY, ...ATTEMPTS, "delivered"]),
+  track_delivered_with_pod: to("delivered_with_pod", [...BEFORE_DELIVERY, ...ATTEMPTS, "delivered", "delivered_with_pod"]),
 };
 
 describe("consignment state machine", () => {

@@ -27,7 +27,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   index_notification_types: { title: "Notification types", release: "administration" },
   notification_types: { title: "Notification type", release: "administration" },
   notices: { title: "Notices", release: "administration" },
-  manage_tracking: { title: "Manage tracking", release: "tracking" },
   branding: { title: "Branding", release: "administration" },
   myob: { title: "MYOB link", release: "finance" },
   bulk_upload: { title: "Bulk uploader", release: "bulk upload" },
