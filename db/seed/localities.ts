@@ -66,7 +66,9 @@ export function australianLocalities(): LocalityInsert[] {
       longitude: num(r.long),
       chargeZone: r.chargezone || null,
       remoteTier: remoteTier(r.RA_2021 ?? "", r.RA_2016 ?? ""),
-      poBox: r.type === "Post Office Boxes",
+      // no street delivery: post office boxes, and the own postcodes of large volume receivers
+      // (SYDNEY has some 150 of these; a person typing SYDNEY means 2000)
+      poBox: r.type === "Post Office Boxes" || r.type === "LVR",
     });
   }
   return out;

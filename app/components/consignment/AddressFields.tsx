@@ -1,4 +1,6 @@
+import { PlaceChoiceList } from "~/components/PlaceChoiceList";
 import { Typeahead } from "~/components/Typeahead";
+import { COUNTRY_LABELS, placeLabel, type PlaceChoice } from "~/modules/localities/places";
 import { apiFetch } from "~/utils/api-client";
 
 export const ADDRESS_FIELDS = [
@@ -30,16 +32,11 @@ interface LocalitySuggestion {
 }
 type AddressSuggestion = Partial<Record<(typeof ADDRESS_FIELDS)[number], string | null>>;
 
-const COUNTRY_LABELS = [
-  ["AUSTRALIA", "Australia"],
-  ["NEW ZEALAND", "New Zealand"],
-  ["UNITED STATES OF AMERICA", "United States"],
-] as const;
-
 /**
  * The address part of the consignment screen. The name searches the address book (recipients);
  * the locality searches places and sets postcode and region, which are then read-only (with
- * JavaScript; without it they are typed and the server checks the pair).
+ * JavaScript; without it they are typed, and the server resolves what was typed or offers the
+ * matching places as `choice`).
  */
 export function AddressFields({
   prefix,
@@ -49,6 +46,7 @@ export function AddressFields({
   hydrated,
   recipientSearch = false,
   label,
+  choice,
 }: {
   prefix: "sender_address" | "receiver_address" | "address";
   value: AddressState;
@@ -58,6 +56,8 @@ export function AddressFields({
   recipientSearch?: boolean;
   /** what this end is called (Recipient, Return to, Pickup from, ...) */
   label?: string;
+  /** the places the typed locality matches, to choose among (no JavaScript) */
+  choice?: PlaceChoice;
 }) {
   const set = (patch: Partial<AddressState>) => onChange({ ...value, ...patch });
   const id = (f: string) => `${prefix}.${f}`;
@@ -137,13 +137,18 @@ export function AddressFields({
           value={nz ? value.sublocality || value.locality : value.locality}
           onChange={(v) => set(nz ? { sublocality: v } : { locality: v, postcode: hydrated ? "" : value.postcode, region: hydrated ? "" : value.region })}
           search={searchLocalities}
-          render={(l) => `${l.sublocality ? `${l.sublocality}, ` : ""}${l.locality} ${l.region ?? ""} ${l.postcode}`}
+          render={placeLabel}
           onPick={(l) => set({ locality: l.locality, sublocality: l.sublocality ?? "", postcode: l.postcode, region: l.region ?? "", country: l.country })}
           aria-invalid={Boolean(err("locality"))}
+          aria-describedby={err("locality") ? `${id("locality")}-error` : undefined}
           testId={`${prefix}-locality`}
         />
         {nz ? <input type="hidden" name={id("locality")} value={value.locality} /> : null}
-        {err("locality") && <p className="field-error">{err("locality")}</p>}
+        {err("locality") && (
+          <p className="field-error" id={`${id("locality")}-error`}>
+            {err("locality")}
+          </p>
+        )}
       </div>
       {text("postcode", "Postcode", 5, { readOnly: hydrated })}
       {nz ? null : text("region", "Region", 20, { readOnly: hydrated })}
@@ -159,6 +164,16 @@ export function AddressFields({
           ))}
         </select>
       </div>
+      {choice ? (
+        <div className="md:col-span-4">
+          <PlaceChoiceList
+            choice={choice}
+            legend={`${who} locality: choose one`}
+            onPick={(p) => set({ locality: p.locality, sublocality: p.sublocality ?? "", postcode: p.postcode, region: p.region ?? "" })}
+            testId={`${prefix}-place-choice`}
+          />
+        </div>
+      ) : null}
       {text("phone", "Phone", 30, { type: "tel" })}
       {text("email", "Email", 255, { type: "email" })}
       <div>

@@ -16,14 +16,18 @@ import { rateConsignment } from "../rating/rating.server";
 import type { Rate } from "../rating/engine";
 import { updateUserOptions } from "../users/options.server";
 import { AppError, firstErrorMessage, type FieldErrors } from "../../utils/errors";
-import { customReferenceChoices, getConsignment, promoteQuote, saveConsignment, STALE_MESSAGE, updateChargeAccount, type ConsignmentJson } from "./consignments.server";
+import { getConsignment, STALE_MESSAGE, type ConsignmentJson } from "./consignments.server";
+import { customReferenceChoices } from "./custom-reference.server";
+import { promoteQuote, updateChargeAccount } from "./operations.server";
+import { saveConsignment } from "./save.server";
 import { todayIn, userToday } from "../calendar/site-time";
 import { deleteConsignments } from "./delete.server";
 import { printLabels } from "../printing/labels.server";
 import { belongsTo, VARIANTS, variantOf, type Variant } from "./variants";
 import { defaultPickupWindow } from "./returns.server";
 import { consignmentFromForm, ratingPayloadOf } from "./form";
-import { consignmentInputSchema } from "./schema";
+import { parseScreenInput, ratingErrorsAsForm, resolveScreenPlaces } from "./screen-input.server";
+import type { PlaceChoice } from "../localities/resolve.server";
 import { cancellationOffered, confirmCancel, initiateCancel } from "../despatch/cancel.server";
 import { despatchReturn, requestRedespatch } from "../despatch/despatch.server";
 import { emailReturnDocuments } from "../despatch/return-email.server";
@@ -51,6 +55,9 @@ export interface ScreenSite {
   som: "metric" | "imperial";
   address: Record<string, string | null>;
   csPhoneNumber: string | null;
+  /** the site's time zone and today in it: its date pickers and the times the screen shows */
+  timezone: string | null;
+  today: string;
 }
 
 export interface ScreenItemType {
@@ -94,6 +101,8 @@ export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: n
       country: s.country,
       som: s.som,
       csPhoneNumber: s.csPhoneNumber,
+      timezone: s.timezone,
+      today: todayIn(s.timezone),
       address: {
         name: s.name,
         address_line_1: s.addressLine1,
@@ -162,6 +171,8 @@ export interface ScreenOutcome {
   dialog?: { title: string; message: string } | null;
   rates: Rate[] | null;
   selectedIndex: number | null;
+  /** without JavaScript: the places to choose among, by address (`receiver_address`) */
+  places?: Record<string, PlaceChoice>;
 }
 
 const FAILED_NEW = "Unable to save. If issue persists, please contact tech support.";
@@ -181,8 +192,8 @@ export async function postConsignmentScreen(
 ): Promise<ScreenOutcome | Response> {
   const v = VARIANTS[variant];
   if (existing && !belongsTo(variant, existing)) throw new AppError("not_found", "Consignment not found");
-  const entries = [...form.entries()].filter((e): e is [string, string] => typeof e[1] === "string");
-  const values = Object.fromEntries(entries);
+  let entries = [...form.entries()].filter((e): e is [string, string] => typeof e[1] === "string");
+  let values = Object.fromEntries(entries);
   // the Save and Print menu posts only its print_button choice
   const intent = values.intent ?? (values.print_button ? "print_button" : "save");
   const siteCode = values.site_code ?? existing?.site_code;
@@ -226,16 +237,29 @@ export async function postConsignmentScreen(
     if (after) return after instanceof Response ? after : outcome(after);
   }
 
+  // what is left is Get rates or a save: typed places resolved first (no JavaScript), then the
+  // input checked with every problem in its field's own words
+  const rating = intent === "rate";
+  // a new consignment's save names no cause unless it is the person's to fix (spec: FAILED_NEW)
+  const refused = (errors: FieldErrors, message: string, theirs = Boolean(id)) =>
+    outcome({ errors, alert: rating ? { type: "warning", message: `Cannot rate yet: ${message}` } : { type: "error", message: theirs ? `Unable to save. ${message}` : FAILED_NEW } });
+  const places = await resolveScreenPlaces(db, values, { required: rating });
+  if (places.values !== values) {
+    values = places.values;
+    entries = Object.entries(values);
+  }
+  if (places.problems.length) return { ...refused(places.errors, places.problems.join("; "), true), places: places.choices };
   const input = consignmentFromForm(entries, country);
-  if (intent === "rate") {
+  const checked = parseScreenInput(input);
+  if (checked.errors) return refused(checked.errors, firstErrorMessage(checked.errors) ?? "check the highlighted fields.");
+  if (rating) {
     try {
-      const parsed = consignmentInputSchema.parse(input);
-      const response = await rateConsignment(db, user, ratingPayloadOf({ ...parsed, site_code: siteCode ?? "", return_type: v.returnType }));
+      const response = await rateConsignment(db, user, ratingPayloadOf({ ...checked.input, site_code: siteCode ?? "", return_type: v.returnType }));
       return outcome({ rates: response.carriers, selectedIndex: response.selected_index });
     } catch (e) {
-      if (e instanceof AppError) return outcome({ errors: e.fieldErrors, alert: { type: "warning", message: `Cannot rate yet: ${e.message}` } });
-      if (e && typeof e === "object" && "issues" in e) return outcome({ alert: { type: "warning", message: "Cannot rate yet: check the highlighted fields." } });
-      throw e;
+      if (!(e instanceof AppError)) throw e;
+      const errors = ratingErrorsAsForm(e.fieldErrors);
+      return refused(errors, firstErrorMessage(errors) ?? e.message);
     }
   }
 

@@ -24,7 +24,7 @@ export interface LocalityJson {
   longitude: number | null;
 }
 
-const toJson = (r: typeof localities.$inferSelect): LocalityJson => ({
+export const localityJson = (r: typeof localities.$inferSelect): LocalityJson => ({
   id: r.id,
   locality: r.locality,
   sublocality: r.sublocality,
@@ -71,7 +71,7 @@ export async function searchLocalities(
       asc(localities.postcode),
     )
     .limit(limit);
-  return rows.map(toJson);
+  return rows.map(localityJson);
 }
 
 /** GET /api/localities type=postcode: every place of a postcode (or postcodes starting so). */
@@ -84,7 +84,7 @@ export async function localitiesByPostcode(db: DbOrTx, options: { query: string;
     .where(and(eq(localities.country, options.country ?? "AUSTRALIA"), sql`${localities.postcode} like ${startsWith(query)}`))
     .orderBy(asc(localities.postcode), asc(localities.locality))
     .limit(50);
-  return rows.map(toJson);
+  return rows.map(localityJson);
 }
 
 /**

@@ -1,16 +1,17 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
+import { PlaceChoiceList } from "~/components/PlaceChoiceList";
+import { DatePicker } from "~/components/DatePicker";
 import { Typeahead } from "~/components/Typeahead";
 import { requireUser } from "~/modules/auth/guard.server";
 import { userToday } from "~/modules/calendar/site-time";
-import { nest, parseDisplayDate } from "~/modules/consignments/form";
-import { quickQuote, sitePlaces } from "~/modules/consignments/quick-quote.server";
+import { nest, TYPED_PLACES_FIELD } from "~/modules/consignments/form";
+import { quickQuoteFromForm, sitePlaces } from "~/modules/consignments/quick-quote.server";
 import { formatDate } from "~/modules/consignments/rules";
-import type { Rate } from "~/modules/rating/engine";
+import { displayDateToIso, forPerson, reexpressDate, typedDateProblem } from "~/modules/calendar/display-date";
 import { apiFetch } from "~/utils/api-client";
 import { useLiveRates } from "~/components/consignment/useLiveRates";
-import { AppError } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Quick quote · FreightDesk" }];
@@ -25,19 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** "Get quotes" without JavaScript: the same pricing as the live one. */
+/** "Get quotes" without JavaScript: typed places resolved, then the same pricing as the live one. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(context, request);
   const values = Object.fromEntries([...(await readPageForm(request)).entries()].filter((e): e is [string, string] => typeof e[1] === "string"));
-  const raw = nest(Object.entries(values));
-  const country = user.sites.find((s) => s.code === values.site_code)?.country;
-  try {
-    const response = await quickQuote(context.db, user, { ...raw, despatch_date: parseDisplayDate(values.despatch_date ?? "", country) });
-    return { values, rates: response.carriers, errors: {} as Record<string, string[]> };
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e;
-    return data({ values, rates: [] as Rate[], errors: e.fieldErrors }, { status: 422 });
-  }
+  const outcome = await quickQuoteFromForm(context.db, user, values);
+  return outcome.rates ? outcome : data(outcome, { status: 422 });
 }
 
 interface Place {
@@ -53,8 +47,8 @@ interface Line {
 }
 const emptyLine = (): Line => ({ quantity: "1", length: "", width: "", height: "", weight_in_uom: "" });
 
-async function searchPlaces(query: string, signal: AbortSignal) {
-  const res = await apiFetch<{ localities: Place[] }>(`/api/address_selection/search_locality?query=${encodeURIComponent(query)}`, { signal });
+async function searchPlaces(query: string, country: string, signal: AbortSignal) {
+  const res = await apiFetch<{ localities: Place[] }>(`/api/address_selection/search_locality?country=${encodeURIComponent(country)}&query=${encodeURIComponent(query)}`, { signal });
   return res.ok ? res.data.localities : [];
 }
 
@@ -63,9 +57,10 @@ export default function QuickQuote() {
   const outcome = useActionData<typeof action>();
   const v = outcome?.values ?? {};
   const [site, setSite] = useState(v.site_code ?? defaultSite);
-  const country = sites.find((s) => s.code === site)?.country ?? "AUSTRALIA";
-  const [date, setDate] = useState(v.despatch_date ?? formatDate(today, country));
   const home = sites.find((s) => s.code === site);
+  const country = home?.country ?? "AUSTRALIA";
+  const siteToday = home?.today ?? today;
+  const [date, setDate] = useState(v.despatch_date ?? formatDate(siteToday, country));
   const [sender, setSender] = useState<Place>({ locality: v.sender_locality ?? home?.locality ?? "", postcode: v.sender_postcode ?? home?.postcode ?? "" });
   const [receiver, setReceiver] = useState<Place>({ locality: v.receiver_locality ?? "", postcode: v.receiver_postcode ?? "" });
   const [lines, setLines] = useState<Line[]>(() => {
@@ -76,12 +71,14 @@ export default function QuickQuote() {
   useEffect(() => setHydrated(true), []);
 
   const payload = useMemo(() => {
-    const iso = parseDisplayDate(date, country);
-    const ready = /^\d{4}-\d{2}-\d{2}$/.test(iso) && sender.locality && sender.postcode && receiver.locality && receiver.postcode && lines.every((l) => Number(l.quantity) > 0 && Number(l.length) > 0 && Number(l.width) > 0 && Number(l.height) > 0 && Number(l.weight_in_uom) > 0);
+    const iso = displayDateToIso(date, country);
+    const ready = iso && sender.locality && sender.postcode && receiver.locality && receiver.postcode && lines.every((l) => Number(l.quantity) > 0 && Number(l.length) > 0 && Number(l.width) > 0 && Number(l.height) > 0 && Number(l.weight_in_uom) > 0);
     if (!ready) return null;
     return JSON.stringify({
       site_code: site,
       despatch_date: iso,
+      sender_country: country,
+      receiver_country: country,
       sender_locality: sender.locality,
       sender_postcode: sender.postcode,
       receiver_locality: receiver.locality,
@@ -92,38 +89,58 @@ export default function QuickQuote() {
 
   const live = useLiveRates(payload, hydrated, outcome?.rates ?? null);
   const rates = live.rates;
-  const error = live.error ?? (outcome && Object.keys(outcome.errors).length && !live.rates?.length ? Object.values(outcome.errors)[0]![0]! : null);
+  const error = typedDateProblem(date, country, "Despatch date") ?? live.error ?? (outcome?.message && !live.rates?.length ? outcome.message : null);
+  const fieldError = (name: string) => outcome?.errors[name]?.[0];
 
   const setLine = (i: number, patch: Partial<Line>) => setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
-  const place = (side: "sender" | "receiver", value: Place, set: (p: Place) => void) => (
-    <fieldset className="grid grid-cols-3 gap-2">
-      <legend className="label">{side === "sender" ? "From" : "To"}</legend>
-      <div>
-        <label className="sr-only" htmlFor={`${side}_postcode`}>
-          {side === "sender" ? "Sender" : "Receiver"} postcode
-        </label>
-        <input id={`${side}_postcode`} name={`${side}_postcode`} className="input" inputMode="numeric" maxLength={5} placeholder="Postcode" value={value.postcode} onChange={(e) => set({ ...value, postcode: e.target.value.replace(/\D/g, "") })} />
-      </div>
-      <div className="col-span-2">
-        <Typeahead<Place>
-          aria-label={`${side === "sender" ? "Sender" : "Receiver"} locality`}
-          name={`${side}_locality`}
-          placeholder="Locality"
-          value={value.locality}
-          onChange={(t) => set({ ...value, locality: t })}
-          search={searchPlaces}
-          render={(p) => `${p.locality} ${p.postcode}`}
-          onPick={(p) => set({ locality: p.locality, postcode: p.postcode })}
-          testId={`${side}-locality`}
-        />
-      </div>
-    </fieldset>
-  );
+  const place = (side: "sender" | "receiver", value: Place, set: (p: Place) => void) => {
+    const who = side === "sender" ? "Sender" : "Receiver";
+    const choice = outcome?.places[side];
+    return (
+      <fieldset className="grid grid-cols-3 gap-2">
+        <legend className="label">{side === "sender" ? "From" : "To"}</legend>
+        <div>
+          <label className="sr-only" htmlFor={`${side}_postcode`}>
+            {who} postcode
+          </label>
+          <input id={`${side}_postcode`} name={`${side}_postcode`} className="input" inputMode="numeric" maxLength={5} placeholder="Postcode" value={value.postcode} onChange={(e) => set({ ...value, postcode: e.target.value.replace(/\D/g, "") })} />
+          {fieldError(`${side}_postcode`) ? <p className="field-error">{fieldError(`${side}_postcode`)}</p> : null}
+        </div>
+        <div className="col-span-2">
+          <Typeahead<Place>
+            aria-label={`${who} locality`}
+            name={`${side}_locality`}
+            placeholder="Locality"
+            value={value.locality}
+            onChange={(t) => set({ ...value, locality: t })}
+            search={(query, signal) => searchPlaces(query, country, signal)}
+            render={(p) => `${p.locality} ${p.postcode}`}
+            onPick={(p) => set({ locality: p.locality, postcode: p.postcode })}
+            aria-invalid={Boolean(fieldError(`${side}_locality`))}
+            aria-describedby={fieldError(`${side}_locality`) ? `${side}_locality-error` : undefined}
+            testId={`${side}-locality`}
+          />
+          {fieldError(`${side}_locality`) ? (
+            <p className="field-error" id={`${side}_locality-error`}>
+              {fieldError(`${side}_locality`)}
+            </p>
+          ) : null}
+        </div>
+        {choice ? (
+          <div className="col-span-3">
+            <PlaceChoiceList choice={choice} legend={`${who} locality: choose one`} onPick={(p) => set({ locality: p.locality, postcode: p.postcode })} testId={`${side}-place-choice`} />
+          </div>
+        ) : null}
+      </fieldset>
+    );
+  };
 
   return (
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">Quick quote</h1>
       <Form method="post" className="card space-y-4" noValidate>
+        {/* until JavaScript takes over, localities are typed: the server resolves them */}
+        {hydrated ? null : <input type="hidden" name={TYPED_PLACES_FIELD} value="1" />}
         <div className="grid gap-3 md:grid-cols-4">
           <div>
             <label className="label" htmlFor="site_code">
@@ -136,6 +153,8 @@ export default function QuickQuote() {
               value={site}
               onChange={(e) => {
                 const next = sites.find((s) => s.code === e.target.value);
+                // the date typed so far, written again in the new site's format
+                setDate((d) => reexpressDate(d, country, next?.country));
                 setSite(e.target.value);
                 if (next) setSender({ locality: next.locality ?? "", postcode: next.postcode ?? "" });
               }}
@@ -147,12 +166,7 @@ export default function QuickQuote() {
               ))}
             </select>
           </div>
-          <div>
-            <label className="label" htmlFor="despatch_date">
-              Despatch date
-            </label>
-            <input id="despatch_date" name="despatch_date" className="input" maxLength={10} value={date} onChange={(e) => setDate(e.target.value)} placeholder={country === "UNITED STATES OF AMERICA" ? "MM/DD/YYYY" : "DD/MM/YYYY"} />
-          </div>
+          <DatePicker id="despatch_date" name="despatch_date" label="Despatch date" country={country} today={siteToday} notBefore={siteToday} value={date} onChange={setDate} />
         </div>
         <div className="grid items-end gap-3 md:grid-cols-[1fr_auto_1fr]">
           {place("sender", sender, setSender)}
@@ -177,7 +191,9 @@ export default function QuickQuote() {
               <th>W (cm)</th>
               <th>H (cm)</th>
               <th>Weight (kg)</th>
-              <th />
+              <th>
+                <span className="sr-only">Remove</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -216,7 +232,7 @@ export default function QuickQuote() {
       </Form>
       {error ? (
         <p role="alert" className="text-sm text-red-700">
-          {error}
+          {forPerson(error, country)}
         </p>
       ) : null}
       {rates ? (
