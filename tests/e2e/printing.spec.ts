@@ -1,15 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { printTab, signIn } from "./helpers";
+import { printTab, signIn, startRatedConsignment } from "./helpers";
 
 test("Save + Print Labels saves, prints the labels as a PDF and the consignment leaves Pending", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
-  await page.goto("/");
-  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
-  await page.getByTestId("receiver_address-name").fill("Brisb");
-  await page.getByRole("option", { name: /Brisbane Hardware/ }).click();
-  await page.getByLabel("Quantity line 1").fill("2");
-  await page.getByLabel("Item type line 1").selectOption({ label: "Carton" });
-  await expect(page.getByTestId("rate").first()).toBeVisible();
+  await startRatedConsignment(page, "2");
   // a road carrier that prints consignment notes (print_consignments)
   await page.getByTestId("rate").filter({ hasText: "Northline · General Road" }).getByRole("radio").check();
   const popup = printTab(page, /\/print\/\d+\/labels$/);

@@ -13,7 +13,9 @@ import { addresses, consignmentChanges, consignments, customers } from "../../..
 import type { CurrentUser } from "../auth/current-user.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { getConsignment, inputFrom, saveConsignment, type ConsignmentJson } from "./consignments.server";
+import { getConsignment, type ConsignmentJson } from "./consignments.server";
+import { inputFrom } from "./operations.server";
+import { saveConsignment } from "./save.server";
 import { isEditable } from "./rules";
 import { transition } from "./lifecycle";
 import { idSchema } from "../../utils/ids";
@@ -147,7 +149,10 @@ export async function mergeConsignment(db: DbOrTx, user: CurrentUser, targetId: 
     const why = refusal(source, target, settings, (await mergedCounts(tx, [targetId])).get(targetId) ?? 0);
     if (why) throw new AppError("conflict", why, { base: [why] });
 
-    const { consignment } = await saveConsignment(tx, user, targetId, inputFrom(target, [...target.items, ...source.items]));
+    // the target's printed labels stay and its new lines get theirs in the save; with
+    // preserve_ssccs_during_merge the source's lines keep the SSCCs already printed on them
+    const lineSsccs = user.customer.options.preserve_ssccs_during_merge ? [...target.items.map(() => undefined), ...source.items.map((i) => i.ssccs)] : undefined;
+    const { consignment } = await saveConsignment(tx, user, targetId, inputFrom(target, [...target.items, ...source.items]), { lineSsccs });
 
     const [merged] = await tx
       .update(consignments)

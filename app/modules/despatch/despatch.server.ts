@@ -18,6 +18,7 @@ import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { adapterFor, adapterKind, type CarrierInfo, type DespatchOutcome } from "../carriers/adapters.server";
 import { allocateConsignmentNumbers, allocateManifestNumber } from "../numbers/numbers.server";
+import { completeLabelRecords } from "../numbers/label-records.server";
 import { getConsignment } from "../consignments/consignments.server";
 import { isDespatchable, isFailed } from "../consignments/rules";
 import { bool } from "../consignments/schema";
@@ -266,6 +267,9 @@ async function despatchGroup(db: Db, group: Group, customerId: number, userId: n
     const unnumbered = rows.filter((r) => !r.consignmentNumber);
     const numbers = await allocateConsignmentNumbers(tx, group.carrierAccountId, unnumbered.length);
     const numberOf = new Map(unnumbered.map((r, i) => [r.id, numbers[i]!]));
+    // a despatched consignment can always be reprinted: labels never printed (saved, then
+    // despatched) or changed since (merged, consolidated) get the SSCCs they lack now
+    const labels = await completeLabelRecords(tx, rows.map((r) => ({ id: r.id, carrierAccountId: group.carrierAccountId })), { writeTotals: false });
     const now = new Date();
 
     let manifestId = group.manifestId;
@@ -319,6 +323,7 @@ async function despatchGroup(db: Db, group: Group, customerId: number, userId: n
           state,
           manifestId,
           consignmentNumber: r.consignmentNumber ?? numberOf.get(r.id)!,
+          numberOfLabels: labels.get(r.id)!,
           cancellationAllowedDate: outcome.ok ? new Date(now.getTime() + CANCELLATION_WINDOW_HOURS * 3600_000) : r.cancellationAllowedDate,
           version: sql`${consignments.version} + 1`,
           updatedAt: now,

@@ -4,24 +4,17 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { consignmentChanges, consignmentItems, consignments, itemTypes } from "../../../db/schema";
+import { consignmentChanges, consignments } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { getConsignment, lockConsignment, type ConsignmentJson } from "../consignments/consignments.server";
 import { formatDate, isDespatched, isFailed } from "../consignments/rules";
-import { allocateConsignmentNumber, allocateSsccs } from "../numbers/numbers.server";
-import { labelCount } from "../numbers/format";
+import { allocateConsignmentNumber } from "../numbers/numbers.server";
+import { completeLabelRecords } from "../numbers/label-records.server";
 import { AppError } from "../../utils/errors";
 import { labelPage, type LabelData, type LabelPage } from "../../../print-templates/labels/Labels";
 
 export const NOT_PRINTABLE = "Only a complete consignment with a rate can print labels";
 export const NOT_PRINTED = "Labels have not been printed yet: print them from the consignment screen first.";
-
-/** Labels per line: quantity times its item type's label count. */
-async function labelsPerLine(db: DbOrTx, c: ConsignmentJson) {
-  const types = await db.select({ id: itemTypes.id, labels: itemTypes.labels }).from(itemTypes).where(eq(itemTypes.customerId, c.customer_id));
-  const byId = new Map(types.map((t) => [t.id, t.labels]));
-  return c.items.map((i) => labelCount(i.quantity, i.item_type_id ? byId.get(i.item_type_id) : 1));
-}
 
 const printable = (c: ConsignmentJson) => !c.is_quote && (c.state === "despatchable" || isDespatched(c.state) || isFailed(c.state));
 
@@ -37,15 +30,8 @@ export async function printLabels(db: DbOrTx, user: CurrentUser, id: number): Pr
     if (!printable(c)) throw new AppError("conflict", NOT_PRINTABLE, { base: [NOT_PRINTABLE] });
     if (!row.carrierAccountId) throw new AppError("conflict", "The chosen service has no carrier account at this site. Please contact customer services.");
     const accountId = row.carrierAccountId;
-    const needed = await labelsPerLine(tx, c);
     const number = c.consignment_number ?? (await allocateConsignmentNumber(tx, accountId));
-    for (const [i, item] of c.items.entries()) {
-      const missing = needed[i]! - item.ssccs.length;
-      if (missing <= 0) continue;
-      const more = await allocateSsccs(tx, accountId, missing);
-      await tx.update(consignmentItems).set({ ssccs: [...item.ssccs, ...more] }).where(eq(consignmentItems.id, item.id));
-    }
-    const total = needed.reduce((a, b) => a + b, 0);
+    const total = (await completeLabelRecords(tx, [{ id, carrierAccountId: accountId }], { writeTotals: false })).get(id)!;
     const [saved] = await tx
       .update(consignments)
       .set({
@@ -68,7 +54,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 /** The labels of a consignment as printed (GET /print/{id}/labels): refused before the first print. */
 export async function labelsOf(db: DbOrTx, user: CurrentUser, id: number): Promise<{ labels: LabelData[]; page: LabelPage; consignment: ConsignmentJson }> {
   const c = await getConsignment(db, user, id);
-  if (!c.consignment_number || c.items.every((i) => i.ssccs.length === 0)) throw new AppError("conflict", NOT_PRINTED, { base: [NOT_PRINTED] });
+  if (!c.consignment_number || !c.items.length || c.items.some((i) => i.ssccs.length === 0)) throw new AppError("conflict", NOT_PRINTED, { base: [NOT_PRINTED] });
   const u = units(c.som);
   const address = (a: ConsignmentJson["sender_address"]) => ({
     name: a?.name ?? "",

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/modules/auth/guard.server";
+import type { CurrentUser } from "~/modules/auth/current-user.server";
 import { labelsOf, printLabels } from "~/modules/printing/labels.server";
 import { documentResponse } from "~/modules/printing/documents.server";
-import { api, assertMethod } from "~/utils/http.server";
+import { backToConsignment, printResponse } from "~/modules/printing/print-response.server";
+import { assertMethod } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";
 import { renderLabelsHtml, renderLabelsZpl } from "../../../print-templates/labels/Labels";
 
-async function labels(request: Request, context: LoaderFunctionArgs["context"], id: number) {
-  const { user } = await requireApiUser(context, request);
+async function labels(request: Request, context: LoaderFunctionArgs["context"], user: CurrentUser, id: number) {
   const { labels: list, page } = await labelsOf(context.db, user, id);
   return documentResponse(request, context.renderer, {
     filename: `labels-${id}`,
@@ -17,18 +17,25 @@ async function labels(request: Request, context: LoaderFunctionArgs["context"], 
   });
 }
 
+/** The consignment's screen is the way back from its labels. */
+const back = (context: LoaderFunctionArgs["context"], id: string | undefined) => (user: CurrentUser) => backToConsignment(context.db, user, [Number(id)]);
+
 /** GET /print/{id}/labels: the labels as printed (reprint); ?format=html previews, ?format=zpl for thermal printers. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  return api(() => labels(request, context, idParam(params.id, "Consignment id")));
+  return printResponse(request, context, (user) => labels(request, context, user, idParam(params.id, "Consignment id")), back(context, params.id));
 }
 
 /** POST /print/{id}/labels: prints them, allocating the consignment number and SSCCs the first time. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  return api(async () => {
-    assertMethod(request, "POST");
-    const { user } = await requireApiUser(context, request);
-    const id = idParam(params.id, "Consignment id");
-    await printLabels(context.db, user, id);
-    return labels(request, context, id);
-  });
+  return printResponse(
+    request,
+    context,
+    async (user) => {
+      assertMethod(request, "POST");
+      const id = idParam(params.id, "Consignment id");
+      await printLabels(context.db, user, id);
+      return labels(request, context, user, id);
+    },
+    back(context, params.id),
+  );
 }

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/modules/auth/guard.server";
 import { batchLabelsOf, printLabelBatch, type LabelBatch } from "~/modules/printing/batch-labels.server";
 import { documentResponse } from "~/modules/printing/documents.server";
-import { api, assertMethod, readForm, readQuery } from "~/utils/http.server";
+import { BACK_TO_CONSIGNMENTS, printResponse } from "~/modules/printing/print-response.server";
+import { assertMethod, readForm, readQuery } from "~/utils/http.server";
 import { renderLabelsHtml, renderLabelsZpl } from "../../../print-templates/labels/Labels";
 
 async function respond(request: Request, context: LoaderFunctionArgs["context"], batch: LabelBatch) {
@@ -32,17 +32,18 @@ async function idsOf(request: Request): Promise<string[]> {
 
 /** GET /print/labels?ids=1,2: the labels of several consignments as printed (reprint), one document. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return api(async () => {
-    const { user } = await requireApiUser(context, request);
-    return respond(request, context, await batchLabelsOf(context.db, user, { ids: await idsOf(request) }));
-  });
+  return printResponse(request, context, async (user) => respond(request, context, await batchLabelsOf(context.db, user, { ids: await idsOf(request) })), () => BACK_TO_CONSIGNMENTS);
 }
 
 /** POST /print/labels?ids=1,2 (or the list's form): prints them, allocating numbers and SSCCs the first time; all or none. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  return api(async () => {
-    assertMethod(request, "POST");
-    const { user } = await requireApiUser(context, request);
-    return respond(request, context, await printLabelBatch(context.db, user, { ids: await idsOf(request) }));
-  });
+  return printResponse(
+    request,
+    context,
+    async (user) => {
+      assertMethod(request, "POST");
+      return respond(request, context, await printLabelBatch(context.db, user, { ids: await idsOf(request) }));
+    },
+    () => BACK_TO_CONSIGNMENTS,
+  );
 }
