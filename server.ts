@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Database } from "./db/client.server";
 import { createApp } from "./server/app";
 import { loadBuild } from "./server/build";
+import { keepConnections } from "./server/keep-alive";
 
 // build/server.js when compiled, the project root when run from source (tsx server.ts)
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,7 +47,7 @@ async function startPrimary() {
   const database = await entry.prepareDatabase(config);
   const jobs = config.RUN_WORKER === "1" ? (processes > 1 ? "jobs in web process 1" : "jobs in this process") : "jobs in `npm run worker` (RUN_WORKER=0)";
   console.log(`${processes} web process${processes > 1 ? "es" : ""} (${reason}), ${jobs}`);
-  // every web process resolves the same browser (browser-path.server.ts) at its first print
+  // every web process resolves the same browser (browser-path.server.ts) and starts it once it listens
   console.log(`PDFs by ${entry.describeBrowser(entry.chooseBrowser())}`);
   if (processes === 1) return serve(database, 0);
   await database.close();
@@ -71,10 +72,12 @@ async function serve(database: Database, slot: number) {
     trustProxy: config.TRUST_PROXY,
   });
   // which web process answered, for an operator reading a response (and the cluster's test)
-  const server = http.createServer(slot ? (req, res) => (res.setHeader("X-Web-Process", String(slot)), app(req, res)) : app);
+  const server = keepConnections(http.createServer(slot ? (req, res) => (res.setHeader("X-Web-Process", String(slot)), app(req, res)) : app));
   server.listen(config.PORT, () => {
     if (slot) console.log(`web process ${slot} (pid ${process.pid}) listening${runsJobs ? ", working the job queue" : ""}`);
     else console.log(`FreightDesk listening on ${baseUrl} (${databaseName})`);
+    // a cold browser takes seconds (tens under load): start it now rather than in the first print
+    if (config.PRINT_WARMUP === "1") void services.renderer.warm();
   });
 
   let stopping = false;

@@ -7,9 +7,9 @@ export const JSON_ONLY = "Send the request body as JSON (Content-Type: applicati
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** The origin the app is served at: APP_URL when set, else the request's host (X-Forwarded-* only from a trusted proxy). */
-export function ownOrigin(req: Request, appUrl?: string): string | null {
-  if (appUrl) return new URL(appUrl).origin;
+/** The origin the app is served at: APP_URL's (`appOrigin`) when set, else the request's host (X-Forwarded-* only from a trusted proxy). */
+export function ownOrigin(req: Request, appOrigin?: string): string | null {
+  if (appOrigin) return appOrigin;
   const trusted = (req.app.get("trust proxy fn") as (addr: string | undefined, i: number) => boolean)(req.socket.remoteAddress, 0);
   const host = (trusted && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host");
   return host ? originOf(`${req.protocol}://${host}`) : null;
@@ -21,6 +21,15 @@ function originOf(url: string): string | null {
     return origin === "null" ? null : origin;
   } catch {
     return null;
+  }
+}
+
+/** APP_URL's origin; one that is no URL stops the start, as TRUST_PROXY's does. */
+function appOriginOf(appUrl: string): string {
+  try {
+    return new URL(appUrl).origin;
+  } catch {
+    throw new Error(`Invalid configuration: APP_URL: ${JSON.stringify(appUrl)} is not a URL`);
   }
 }
 
@@ -39,12 +48,14 @@ function hasSessionCookie(req: Request, sessionCookie: string): boolean {
  */
 export function sameOriginOnly(options: { appUrl?: string; sessionCookie: string }): RequestHandler {
   const { appUrl, sessionCookie } = options;
+  // once, at start: a request's own origin is the only part that depends on the request
+  const appOrigin = appUrl ? appOriginOf(appUrl) : undefined;
   return (req, res, next) => {
     if (!MUTATING.has(req.method)) return next();
     if (/^Bearer\s/i.test(req.get("authorization") ?? "") && !hasSessionCookie(req, sessionCookie)) return next();
     const claimed = req.get("origin") ?? req.get("referer");
     if (claimed === undefined) return next();
-    const own = ownOrigin(req, appUrl);
+    const own = ownOrigin(req, appOrigin);
     if (own && originOf(claimed) === own) return next();
     refuse(req, res, 403, CROSS_SITE_REFUSED);
   };

@@ -17,6 +17,8 @@ const schema = z.object({
   /** "0" runs no queue worker in the web process (use `npm run worker` instead) */
   RUN_WORKER: z.enum(["0", "1"]).default("1"),
   SEED_DEMO: z.enum(["0", "1"]).default("1"),
+  /** "0" starts each web process's browser at its first print instead of right after it listens */
+  PRINT_WARMUP: z.enum(["0", "1"]).default("1"),
   /** sign-in and password attempts allowed per client address in SIGNIN_RATE_WINDOW_MS */
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   SIGNIN_RATE_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),

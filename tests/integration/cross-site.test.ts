@@ -171,6 +171,10 @@ describe("cross-site requests", () => {
       await Promise.all([configured.close(), untrusting.close(), proxied.close()]);
     }
   });
+
+  it("reads APP_URL once, at start: one that is no URL stops the start rather than failing each state-changing request", async () => {
+    await expect(serveApp(server.services, { appUrl: "freight.example" })).rejects.toThrow(/APP_URL/);
+  });
 });
 
 describe("/api takes JSON bodies only", () => {

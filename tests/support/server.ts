@@ -3,6 +3,7 @@ import path from "node:path";
 import type { JobQueue } from "../../queues/queue.server";
 import { createApp, type AppOptions } from "../../server/app";
 import { loadBuild } from "../../server/build";
+import { keepConnections } from "../../server/keep-alive";
 import type { Renderer } from "../../app/modules/printing/renderer.server";
 import { createTestDatabase, type TestDatabase } from "./database";
 
@@ -71,11 +72,16 @@ export async function serveApp(services: AppOptions["services"], options: ServeO
     appUrl: options.appUrl,
     trustProxy: options.trustProxy,
   });
-  const server = app.listen(0);
+  const server = keepConnections(app.listen(0));
   await new Promise<void>((resolve) => server.once("listening", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        // a test is over: a client's kept-alive connection (65 s, keep-alive.ts) must not hold the close
+        server.closeAllConnections();
+      }),
   };
 }
 

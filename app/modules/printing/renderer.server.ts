@@ -37,6 +37,8 @@ export interface PaperSize {
 export interface Renderer {
   /** One HTML document (a batch is one document of many pages) as one PDF. */
   renderPdf(html: string, paper: PaperSize): Promise<Buffer>;
+  /** Starts the browser and readies a page now, so the first print does not pay the cold start. */
+  warm(): Promise<void>;
   /** How many requests pages have tried to make (every one refused). */
   blockedRequests(): number;
   /** which browser it prints with (browser-path.server.ts) */
@@ -141,6 +143,11 @@ export function createRenderer(options: { executablePath?: string; browser?: Bro
           return renderOnce(await launch(), html, paper);
         }
       }),
+    // a failed warm-up is not an error: the first print tries again and reports it
+    warm: () =>
+      serially(async () => {
+        spare ??= await newPage(await launch());
+      }).catch(() => {}),
     blockedRequests: () => blocked,
     browser: choice,
     async close() {
