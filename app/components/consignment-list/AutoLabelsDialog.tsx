@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { apiFetch } from "~/utils/api-client";
+import { localTime } from "~/modules/calendar/site-time";
 import { AUTO_PRINT_EVERY_MS, dueForPrinting, type DateFilter } from "~/modules/consignments/list";
 import { printMessages } from "~/modules/printing/messages";
 import { printLabelDocument, printerFor } from "./printing";
@@ -24,7 +25,24 @@ interface Printed {
  * the list's site and date filter whose labels are still to print, and prints those it has not
  * printed in the last 45 s as one document, shown here and listed.
  */
-export function AutoLabelsDialog({ open, onClose, siteId, dateFilter, onPrinted }: { open: boolean; onClose: () => void; siteId: number | "all"; dateFilter: DateFilter; onPrinted: () => void }) {
+export function AutoLabelsDialog({
+  open,
+  onClose,
+  siteId,
+  dateFilter,
+  timeZone,
+  country,
+  onPrinted,
+}: {
+  open: boolean;
+  onClose: () => void;
+  siteId: number | "all";
+  dateFilter: DateFilter;
+  /** the list's site: the printed times are its clock's (HH:mm), not the browser's */
+  timeZone: string | null;
+  country: string;
+  onPrinted: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const [log, setLog] = useState<Printed[]>([]);
   const [status, setStatus] = useState("Waiting for consignments whose labels are still to print...");
@@ -68,7 +86,7 @@ export function AutoLabelsDialog({ open, onClose, siteId, dateFilter, onPrinted 
             const doc = await printLabelDocument(due, printer.data.printer.format);
             if (run.stopped) return;
             const rows = res.data.consignments.filter((c) => due.includes(c.id));
-            const at = new Date().toLocaleTimeString();
+            const at = localTime(new Date(), timeZone, country).slice(11);
             setLog((l) => [doc.ok ? { at, rows, url: doc.url, labels: doc.labels } : { at, rows, url: null, labels: 0, error: doc.message }, ...l].slice(0, 50));
             setStatus(doc.ok ? `${printMessages.sent(doc.labels)} (${printer.data.printer.name})` : doc.message);
             onPrintedRef.current();
@@ -83,7 +101,7 @@ export function AutoLabelsDialog({ open, onClose, siteId, dateFilter, onPrinted 
       run.stopped = true;
       clearTimeout(timer);
     };
-  }, [open, siteId, dateFilter]);
+  }, [open, siteId, dateFilter, timeZone, country]);
 
   const latest = log.find((p) => p.url);
   return (

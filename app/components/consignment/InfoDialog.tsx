@@ -1,7 +1,8 @@
 import { useRef, useState } from "react";
+import { localTime } from "~/modules/calendar/site-time";
 import { apiFetch } from "~/utils/api-client";
 
-interface Change {
+export interface Change {
   version: number;
   field: string;
   from: string | null;
@@ -11,7 +12,7 @@ interface Change {
 }
 
 /** Info: the consignment's audit history (every saved change), for admins, super admins and devs. */
-export function InfoButton({ consignmentId }: { consignmentId: number }) {
+export function InfoButton({ consignmentId, timeZone, country }: { consignmentId: number; timeZone: string | null; country: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [changes, setChanges] = useState<Change[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,36 +39,43 @@ export function InfoButton({ consignmentId }: { consignmentId: number }) {
           </div>
           {error ? <p className="field-error">{error}</p> : null}
           {!changes && !error ? <p className="text-sm text-slate-500">Loading…</p> : null}
-          {changes ? (
-            <div className="max-h-[60vh] overflow-auto">
-              <table className="w-full text-sm">
-                <thead className="text-left text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="py-1 pr-2">Version</th>
-                    <th className="py-1 pr-2">Field</th>
-                    <th className="py-1 pr-2">From</th>
-                    <th className="py-1 pr-2">To</th>
-                    <th className="py-1 pr-2">By</th>
-                    <th className="py-1">At</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {changes.map((c, i) => (
-                    <tr key={i}>
-                      <td className="py-1 pr-2">{c.version}</td>
-                      <td className="py-1 pr-2 font-mono text-xs">{c.field}</td>
-                      <td className="py-1 pr-2 break-all">{c.from}</td>
-                      <td className="py-1 pr-2 break-all">{c.to}</td>
-                      <td className="py-1 pr-2">{c.by}</td>
-                      <td className="py-1 whitespace-nowrap">{new Date(c.at).toLocaleString()}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : null}
+          {changes ? <ChangesTable changes={changes} timeZone={timeZone} country={country} /> : null}
         </div>
       </dialog>
     </>
+  );
+}
+
+/** The changes, newest as the /api answers them; each time as the site reads it (its zone and date format). */
+export function ChangesTable({ changes, timeZone, country }: { changes: Change[]; timeZone: string | null; country: string }) {
+  return (
+    <div className="max-h-[60vh] overflow-auto">
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs uppercase text-slate-500">
+          <tr>
+            <th className="py-1 pr-2">Version</th>
+            <th className="py-1 pr-2">Field</th>
+            <th className="py-1 pr-2">From</th>
+            <th className="py-1 pr-2">To</th>
+            <th className="py-1 pr-2">By</th>
+            <th className="py-1">At</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {changes.map((c, i) => (
+            <tr key={i}>
+              <td className="py-1 pr-2">{c.version}</td>
+              <td className="py-1 pr-2 font-mono text-xs">{c.field}</td>
+              <td className="py-1 pr-2 break-all">{c.from}</td>
+              <td className="py-1 pr-2 break-all">{c.to}</td>
+              <td className="py-1 pr-2">{c.by}</td>
+              <td className="py-1 whitespace-nowrap">
+                <time dateTime={c.at}>{localTime(new Date(c.at), timeZone, country)}</time>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

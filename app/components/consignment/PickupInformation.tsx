@@ -1,4 +1,7 @@
-import { formatDate, returnEmailParagraphs, roundUpToQuarter } from "~/modules/consignments/rules";
+import { DatePicker } from "~/components/DatePicker";
+import { forPerson } from "~/modules/calendar/display-date";
+import { TimeSelect } from "~/components/TimeSelect";
+import { formatDate, returnEmailParagraphs } from "~/modules/consignments/rules";
 import { parseDisplayDate } from "~/modules/consignments/form";
 
 export interface PickupState {
@@ -39,13 +42,15 @@ const emptyPickup = (): PickupState => ({ ready_date: "", ready_time: "", closin
 
 /**
  * Pickup information of a return or third-party pickup (spec 1 sections 2, 5 and 9): the window
- * in 15-minute steps (rounded up), who to ask for, where, and the return e-mail with its preview.
+ * (dates in the site's format, times in 15-minute steps), who to ask for, where, and the return
+ * e-mail with its preview.
  */
 export function PickupInformation({
   value,
   onChange,
   errorFor,
   country,
+  today,
   customerName,
   csPhone,
 }: {
@@ -53,13 +58,17 @@ export function PickupInformation({
   onChange: (p: PickupState) => void;
   errorFor: (key: string) => string | undefined;
   country: string;
+  /** today at the site, where the calendars open */
+  today: string;
   customerName: string;
   csPhone: string | null;
 }) {
   const set = (patch: Partial<PickupState>) => onChange({ ...value, ...patch });
-  const datePlaceholder = country === "UNITED STATES OF AMERICA" ? "MM/DD/YYYY" : "DD/MM/YYYY";
-  const err = (f: string) => errorFor(`return_info.${f}`);
-  const field = (f: keyof PickupState, label: string, extra: { max?: number; type?: string; hint?: string; onBlur?: () => void } = {}) => (
+  const err = (f: string) => {
+    const message = errorFor(`return_info.${f}`);
+    return message && forPerson(message, country);
+  };
+  const field = (f: keyof PickupState, label: string, extra: { max?: number; type?: string; hint?: string } = {}) => (
     <div>
       <label className="label" htmlFor={`return_info.${f}`}>
         {label}
@@ -70,12 +79,9 @@ export function PickupInformation({
         className="input"
         type={extra.type ?? "text"}
         maxLength={extra.max}
-        step={extra.type === "time" ? 900 : undefined}
-        placeholder={f.endsWith("_date") ? datePlaceholder : undefined}
         value={value[f]}
         onChange={(e) => set({ [f]: f === "phone_number" ? e.target.value.replace(/[^\d ]/g, "") : e.target.value })}
-        onBlur={extra.onBlur}
-        aria-invalid={Boolean(err(f.replace(/_(date|time)$/, "_at")) || err(f))}
+        aria-invalid={Boolean(err(f))}
       />
       {extra.hint ? <p className="mt-1 text-xs text-slate-500">{extra.hint}</p> : null}
       {err(f) ? <p className="field-error">{err(f)}</p> : null}
@@ -86,10 +92,34 @@ export function PickupInformation({
     <section className="card space-y-3" aria-label="Pickup information" data-testid="pickup-information">
       <h2 className="font-semibold">Pickup information</h2>
       <div className="grid gap-3 md:grid-cols-4">
-        {field("ready_date", "Ready date", { max: 10 })}
-        {field("ready_time", "Ready time", { type: "time", onBlur: () => value.ready_time && set({ ready_time: roundUpToQuarter(value.ready_time) }) })}
-        {field("closing_date", "Closing date", { max: 10 })}
-        {field("closing_time", "Closing time", { type: "time", onBlur: () => value.closing_time && set({ closing_time: roundUpToQuarter(value.closing_time) }) })}
+        {(["ready", "closing"] as const).map((which) => {
+          const label = which === "ready" ? "Ready" : "Closing";
+          const invalid = Boolean(err(`${which}_at`));
+          return [
+            <div key={`${which}_date`}>
+              <DatePicker
+                id={`return_info.${which}_date`}
+                name={`return_info.${which}_date`}
+                label={`${label} date`}
+                country={country}
+                today={today}
+                value={value[`${which}_date`]}
+                onChange={(d) => set({ [`${which}_date`]: d })}
+                invalid={invalid || Boolean(err(`${which}_date`))}
+              />
+              {err(`${which}_date`) ? <p className="field-error">{err(`${which}_date`)}</p> : null}
+            </div>,
+            <TimeSelect
+              key={`${which}_time`}
+              id={`return_info.${which}_time`}
+              name={`return_info.${which}_time`}
+              label={`${label} time`}
+              value={value[`${which}_time`]}
+              onChange={(t) => set({ [`${which}_time`]: t })}
+              invalid={invalid}
+            />,
+          ];
+        })}
       </div>
       {err("ready_at") ? <p className="field-error">{err("ready_at")}</p> : null}
       {err("closing_at") ? <p className="field-error">{err("closing_at")}</p> : null}
@@ -110,14 +140,14 @@ export function PickupInformation({
             {err("email_body") ? <p className="field-error">{err("email_body")}</p> : null}
           </div>
         </div>
-        <div className="rounded border border-slate-200 bg-slate-50 p-3 text-sm" aria-label="Email preview" data-testid="email-preview">
+        <section className="rounded border border-slate-200 bg-slate-50 p-3 text-sm" aria-label="Email preview" data-testid="email-preview">
           <p className="mb-2 text-xs font-semibold uppercase text-slate-500">Email preview</p>
           {returnEmailParagraphs({ contactName: value.contact_name, customerName, readyDate, country, notes: value.email_body, csPhone }).map((p, i) => (
             <p key={i} className={i ? "mt-2 whitespace-pre-wrap" : "whitespace-pre-wrap"}>
               {p}
             </p>
           ))}
-        </div>
+        </section>
       </div>
     </section>
   );

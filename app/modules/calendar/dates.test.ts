@@ -44,6 +44,15 @@ describe("date schemas", () => {
     expect(messages(schema.safeParse("2026-02-30"))).toEqual(["Despatch date must be a date (YYYY-MM-DD)"]);
   });
 
+  it("the despatch window moves with the clock, even a second after it was checked", () => {
+    // 11:59:59 UTC on 24 Nov: still 23 Nov at UTC-12, for one more second
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-24T11:59:59.500Z") });
+    const schema = despatchDate();
+    expect(messages(schema.safeParse("2026-11-23"))).toEqual([]);
+    vi.setSystemTime(new Date("2026-11-24T12:00:00.500Z"));
+    expect(messages(schema.safeParse("2026-11-23"))).toEqual([DESPATCH_DATE_PAST]);
+  });
+
   it("a saved consignment's despatch date may have passed, but not into another century", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-23T10:00:00Z") });
     const schema = despatchDate({ allowPast: true });

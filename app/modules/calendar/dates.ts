@@ -88,11 +88,25 @@ export const despatchDate = (options: { allowPast?: boolean; message?: string } 
     .date({ error: options.message ?? "Despatch date must be a date (YYYY-MM-DD)" })
     .superRefine((date, ctx) => {
       if (!isRealDate(date)) return;
-      const today = earthToday();
-      if (!options.allowPast && date < today.earliest) ctx.addIssue({ code: "custom", message: DESPATCH_DATE_PAST });
+      const window = despatchWindow();
+      if (!options.allowPast && date < window.earliest) ctx.addIssue({ code: "custom", message: DESPATCH_DATE_PAST });
       else if (yearOf(date) < MIN_YEAR) ctx.addIssue({ code: "custom", message: DESPATCH_DATE_PAST });
-      else if (date > plusYears(today.latest, DESPATCH_HORIZON_YEARS)) ctx.addIssue({ code: "custom", message: DESPATCH_DATE_TOO_FAR });
+      else if (date > window.last) ctx.addIssue({ code: "custom", message: DESPATCH_DATE_TOO_FAR });
     });
+
+// kept for the UTC second it was worked out in: every rate shop checks its date against it
+let kept: { second: number; earliest: string; last: string } | undefined;
+
+/** The despatch dates allowed now: from the earliest today on Earth to a year after the latest. */
+function despatchWindow(): { earliest: string; last: string } {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (kept?.second !== second) {
+    const today = earthToday(new Date(now));
+    kept = { second, earliest: today.earliest, last: plusYears(today.latest, DESPATCH_HORIZON_YEARS) };
+  }
+  return kept;
+}
 
 /** A local date-time (YYYY-MM-DD HH:mm, or with T) that exists on the calendar and the clock, in the year window; T becomes a space. */
 export const localDateTime = (label: string) =>

@@ -11,6 +11,13 @@ describe("site time", () => {
     expect(todayIn("Not/AZone", at("2026-12-02T02:00:00Z"))).toBe("2026-12-02");
   });
 
+  it("today turns at the site's midnight even just after it was read (a kept today belongs to its second)", () => {
+    // midnight in Melbourne (UTC+11 in December) is 13:00 UTC
+    expect(todayIn("Australia/Melbourne", at("2026-12-01T12:59:59.900Z"))).toBe("2026-12-01");
+    expect(todayIn("Australia/Melbourne", at("2026-12-01T13:00:00.000Z"))).toBe("2026-12-02");
+    expect(todayIn("Australia/Melbourne", at("2026-12-01T12:59:59.999Z"))).toBe("2026-12-01");
+  });
+
   it("a user's today: at the site asked for, else the default site, else the first; UTC without sites", () => {
     const sites = [
       { id: 1, timezone: "America/Los_Angeles" },

@@ -32,10 +32,21 @@ function zoned(at: Date, timeZone: string | null, withTime: boolean): Record<str
   return Object.fromEntries(parts.map((p) => [p.type, p.value]));
 }
 
+// today per zone, kept for the UTC second it was read in: every rate shop asks, and no zone's date
+// changes inside a second (offsets and their changes are whole seconds)
+const todays = new Map<string | null, { second: number; date: string }>();
+
 /** Today's date (YYYY-MM-DD) in a time zone (UTC when the site has none). */
 export function todayIn(timeZone: string | null, now = new Date()): string {
+  const second = Math.floor(now.getTime() / 1000);
+  const kept = todays.get(timeZone);
+  if (kept?.second === second) return kept.date;
   const p = zoned(now, timeZone, false);
-  return `${p.year}-${p.month}-${p.day}`;
+  const date = `${p.year}-${p.month}-${p.day}`;
+  // as the formatters: a short list of zones, bounded only against a flood of bad names
+  if (todays.size >= 1_000) todays.clear();
+  todays.set(timeZone, { second, date });
+  return date;
 }
 
 function siteDate(p: Record<string, string>, country: string): string {

@@ -4,8 +4,17 @@
  * date is typed as the sender's country writes it, and the chosen rate is `CARRIER:SERVICE`.
  * Shared by the server action (no JavaScript) and the browser (live rating).
  */
+import { parseDisplayDate } from "../calendar/display-date";
 
 type Nested = Record<string, unknown>;
+
+/**
+ * A hidden field the screens render until JavaScript takes over: a post that carries it was typed
+ * without the locality typeahead, so the server resolves the typed places (screen-input.server.ts).
+ */
+export const TYPED_PLACES_FIELD = "resolve_places";
+/** The radio group of a place offered to choose among, per address (`receiver_address.place_id`). */
+export const PLACE_CHOICE_FIELD = "place_id";
 
 /** `a.b.0.c` paths into nested objects and arrays (numeric segments make arrays). */
 export function nest(entries: Iterable<[string, string]>): Nested {
@@ -27,24 +36,17 @@ export function nest(entries: Iterable<[string, string]>): Nested {
   return root;
 }
 
-/** DD/MM/YYYY (MM/DD/YYYY for the United States) to YYYY-MM-DD; ISO passes through; anything else stays as typed for the server to refuse. */
-export function parseDisplayDate(text: string, country: string | null | undefined): string {
-  const value = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
-  if (!m) return value;
-  const [a, b, year] = [m[1]!, m[2]!, m[3]!];
-  const [day, month] = country === "UNITED STATES OF AMERICA" ? [b, a] : [a, b];
-  return `${year}-${month.padStart(2, "0")}-${day.padStart(2, "0")}`;
-}
+// the site's date format, read where the form is read (the screens import it from here too)
+export { parseDisplayDate };
 
-const EMPTY_ADDRESS_KEYS = ["name", "address_line_1", "locality", "postcode", "sublocality"];
+/** An address is typed when one of these is: the rest (country, address type) has defaults. */
+export const ADDRESS_TYPED_KEYS = ["name", "address_line_1", "locality", "postcode", "sublocality"];
 
 /** An address the user left entirely blank is no address. */
 function addressOrNull(a: unknown): Nested | null {
   if (!a || typeof a !== "object") return null;
   const address = a as Nested;
-  return EMPTY_ADDRESS_KEYS.some((k) => typeof address[k] === "string" && (address[k] as string).trim() !== "") ? address : null;
+  return ADDRESS_TYPED_KEYS.some((k) => typeof address[k] === "string" && (address[k] as string).trim() !== "") ? address : null;
 }
 
 /** An item line the user left entirely blank is dropped. */
@@ -52,11 +54,27 @@ function lineIsBlank(item: Nested) {
   return ["quantity", "length", "width", "height", "weight_in_uom", "reference"].every((k) => !String(item[k] ?? "").trim());
 }
 
+/** The time slots a service may need, each typed as a date and a time. */
+export const TIME_SLOTS = ["pickup_at", "deliver_by", "deliver_at"] as const;
+
+/**
+ * The screen asks for a date (as the country writes it) and a time in `{name}_date` and
+ * `{name}_time`; the API takes `key` as "YYYY-MM-DD HH:mm". Both blank is no time.
+ */
+function joinDateTime(fields: Nested, name: string, key: string, country: string | null | undefined) {
+  if (!(`${name}_date` in fields) && !(`${name}_time` in fields)) return;
+  const date = String(fields[`${name}_date`] ?? "").trim();
+  const time = String(fields[`${name}_time`] ?? "").trim();
+  delete fields[`${name}_date`];
+  delete fields[`${name}_time`];
+  if (date || time) fields[key] = `${parseDisplayDate(date, country)} ${time}`.trim();
+}
+
 /** The form's entries as the consignment input of consignmentInputSchema. */
 export function consignmentFromForm(entries: Iterable<[string, string]>, senderCountry: string | null | undefined): Nested {
   const raw = nest(entries);
   const out: Nested = { ...raw };
-  for (const key of ["intent", "rate", "print_button"]) delete out[key];
+  for (const key of ["intent", "rate", "print_button", TYPED_PLACES_FIELD]) delete out[key];
   out.despatch_date = parseDisplayDate(String(raw.despatch_date ?? ""), senderCountry);
   out.sender_address = addressOrNull(raw.sender_address);
   out.receiver_address = addressOrNull(raw.receiver_address);
@@ -76,17 +94,11 @@ export function consignmentFromForm(entries: Iterable<[string, string]>, senderC
     out.service_code = rate.slice(split + 1);
   }
   if (raw.return_info && typeof raw.return_info === "object") {
-    // the screen asks for a date (as the country writes it) and a time; the API takes "YYYY-MM-DD HH:mm"
     const info = { ...(raw.return_info as Nested) };
-    for (const which of ["ready", "closing"] as const) {
-      const date = String(info[`${which}_date`] ?? "").trim();
-      const time = String(info[`${which}_time`] ?? "").trim();
-      delete info[`${which}_date`];
-      delete info[`${which}_time`];
-      if (date || time) info[`${which}_at`] = `${parseDisplayDate(date, senderCountry)} ${time}`.trim();
-    }
+    for (const which of ["ready", "closing"] as const) joinDateTime(info, which, `${which}_at`, senderCountry);
     out.return_info = info;
   }
+  for (const slot of TIME_SLOTS) joinDateTime(out, slot, slot, senderCountry);
   const options = raw.options as Nested | undefined;
   if (options?.delivery_options && typeof options.delivery_options === "object") {
     out.options = { ...options, delivery_options: Object.fromEntries(Object.entries(options.delivery_options as Nested).map(([k, v]) => [k, v === "true"])) };

@@ -19,7 +19,9 @@ export interface QuoteRow {
   volume: number;
   /** the quote's site's system of measurement, for the units of weight and volume */
   som: "metric" | "imperial";
+  /** YYYY-MM-DD at the quote's site; shown in its country's format */
   date: string;
+  country: string;
   reference: string | null;
 }
 
@@ -78,6 +80,7 @@ export async function listQuotes(db: DbOrTx, user: CurrentUser, now = new Date()
     som: user.sites.find((s) => s.id === r.siteId)?.som ?? "metric",
     // the day it was made at its site (a Melbourne morning is the UTC day before)
     date: todayIn(user.sites.find((s) => s.id === r.siteId)?.timezone ?? null, r.createdAt),
+    country: user.sites.find((s) => s.id === r.siteId)?.country ?? "AUSTRALIA",
     reference: r.reference,
   }));
 }

@@ -6,6 +6,7 @@
 import type { ConsignmentState } from "../../../db/schema/consignments";
 import { canEditFailedChargeAccount, canSeeConsignmentInformation, isAdmin, isCustomerServiceRole, type AccessSubject } from "../auth/roles";
 import { itemQualifies, itemVolume, type Som } from "../rating/measure";
+import { formatDisplayDate as formatDate } from "../calendar/display-date";
 
 export const DESPATCHED_STATES: readonly ConsignmentState[] = [
   "despatching",
@@ -243,11 +244,7 @@ export function roundUpToQuarter(time: string): string {
 }
 
 /** Dates are DD/MM/YYYY, MM/DD/YYYY for United States senders; the wire format is YYYY-MM-DD. */
-export function formatDate(iso: string | null | undefined, country: string | null | undefined): string {
-  if (!iso) return "";
-  const [y, m, d] = iso.slice(0, 10).split("-");
-  return country === "UNITED STATES OF AMERICA" ? `${m}/${d}/${y}` : `${d}/${m}/${y}`;
-}
+export { formatDate };
 
 /** The quote reference: QTE plus the id left-padded to 8 digits. */
 export const quoteReference = (id: number) => `QTE${String(id).padStart(8, "0")}`;

@@ -33,6 +33,9 @@ export const ratingItemSchema = z.object({
   som: z.enum(["metric", "imperial"]).optional(),
 });
 
+/** A place's locality or postcode: missing, blank or not text, it is the spec's 'Invalid sender locality'. */
+const placePart = (side: "sender" | "receiver") => z.string({ error: `Invalid ${side} locality` }).trim().min(1, `Invalid ${side} locality`);
+
 const country = z.enum(COUNTRIES, { error: `Country must be one of ${COUNTRIES.join(", ")}` }).default("AUSTRALIA");
 const addressType = z.enum(["business", "residential"]).default("business");
 
@@ -51,14 +54,14 @@ export const ratingPayloadSchema = z
     preselected_carrier_service: text.optional().nullable(),
     consignment_id: z.coerce.number().int().optional().nullable(),
     warranty: z.coerce.boolean().optional().default(false),
-    sender_locality: text.min(1, "Invalid sender locality"),
-    sender_postcode: text.min(1, "Invalid sender locality"),
+    sender_locality: placePart("sender"),
+    sender_postcode: placePart("sender"),
     sender_region: text.optional().nullable(),
     sender_sublocality: text.optional().nullable(),
     sender_country: country,
     sender_address_type: addressType,
-    receiver_locality: text.min(1, "Invalid receiver locality"),
-    receiver_postcode: text.min(1, "Invalid receiver locality"),
+    receiver_locality: placePart("receiver"),
+    receiver_postcode: placePart("receiver"),
     receiver_region: text.optional().nullable(),
     receiver_sublocality: text.optional().nullable(),
     receiver_country: country,

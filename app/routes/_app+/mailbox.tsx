@@ -1,17 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireStaff } from "~/modules/auth/guard.server";
+import { localTime, userSite } from "~/modules/calendar/site-time";
 import { latestMessages } from "~/modules/mail/mailer.server";
 
 export const meta: MetaFunction = () => [{ title: "Mailbox · FreightDesk" }];
 
 /** E-mail the product stored instead of sending (no SMTP_URL): staff read it here. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(context, request);
+  const { user } = await requireStaff(context, request);
   const messages = await latestMessages(context.db);
+  // times as the user's site reads them, the same text on the server and in the browser
+  const site = userSite(user);
   return {
     transport: context.mailer.transport,
-    messages: messages.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, at: m.createdAt.toISOString() })),
+    messages: messages.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, at: m.createdAt.toISOString(), localAt: localTime(m.createdAt, site?.timezone ?? null, site?.country ?? "AUSTRALIA") })),
   };
 }
 
@@ -31,7 +34,7 @@ export default function Mailbox() {
         messages.map((m) => (
           <article key={m.id} className="card" aria-label={m.subject} data-testid="mail-message">
             <header className="text-sm">
-              <span className="font-semibold">{m.subject}</span> · to {m.to} · {new Date(m.at).toLocaleString("en-AU")}
+              <span className="font-semibold">{m.subject}</span> · to {m.to} · <time dateTime={m.at}>{m.localAt}</time>
             </header>
             <pre className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{m.text}</pre>
           </article>

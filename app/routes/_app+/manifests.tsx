@@ -2,9 +2,13 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run
 import { Form, Link, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { DatePicker } from "~/components/DatePicker";
 import { PrintButton } from "~/components/consignment/PrintButton";
 import { requireUser } from "~/modules/auth/guard.server";
-import { formatVolume, formatWeight } from "~/modules/consignments/rules";
+import { displayDateToIso, parseDisplayDate } from "~/modules/calendar/display-date";
+import { isRealDate } from "~/modules/calendar/dates";
+import { todayIn, userSite } from "~/modules/calendar/site-time";
+import { formatDate, formatVolume, formatWeight } from "~/modules/consignments/rules";
 import { listManifests, printableIds } from "~/modules/despatch/manifests.server";
 import { printerFor } from "~/modules/printing/printers.server";
 import { AppError } from "~/utils/errors";
@@ -46,16 +50,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           q.getAll("m").map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= MAX_ID),
         )
       : null;
-  const list = await listManifests(context.db, user, { site: q.get("site"), from: q.get("from"), to: q.get("to"), open: q.get("open") });
+  // the dates are typed in the user's site's format (the address carries YYYY-MM-DD, also read)
+  const home = userSite(user);
+  const dates = { country: home?.country ?? "AUSTRALIA", today: todayIn(home?.timezone ?? null) };
+  const typed = (k: "from" | "to") => (q.get(k) == null ? null : parseDisplayDate(q.get(k)!, dates.country));
+  const list = await listManifests(context.db, user, { site: q.get("site"), from: typed("from"), to: typed("to"), open: q.get("open") });
   // from after to was corrected: the address says what is shown
   const moved = (["from", "to"] as const).some((k) => q.get(k) && q.get(k) !== list.filters[k]);
   if (moved && !Object.keys(list.errors).length && !print) throw redirect(`/manifests?${filterQuery(list.filters)}`);
   return {
     list,
     sites: user.sites.map((s) => ({ id: s.id, name: s.name })),
+    dates,
     alert: printError ? ({ type: "error", message: printError } as Alert) : null,
   };
 }
+
+/** A filter date in the site's format; one in error stays as it was entered. */
+const shownDate = (v: string, country: string) => (isRealDate(v) ? formatDate(v, country) : v);
 
 function filterQuery(f: { site: string; from: string; to: string; open: number[] }) {
   const p = new URLSearchParams();
@@ -67,7 +79,7 @@ function filterQuery(f: { site: string; from: string; to: string; open: number[]
 }
 
 export default function Manifests() {
-  const { list, sites, alert } = useLoaderData<typeof loader>();
+  const { list, sites, alert, dates } = useLoaderData<typeof loader>();
   const { filters, errors, groups, consignments } = list;
   const submit = useSubmit();
   const [hydrated, setHydrated] = useState(false);
@@ -91,17 +103,25 @@ export default function Manifests() {
   const openHref = (id: number) =>
     `/manifests?${filterQuery({ ...filters, open: filters.open.includes(id) ? filters.open.filter((o) => o !== id) : [...filters.open, id] })}`;
 
-  // With the script: a changed filter applies at once; a from after to (or a to before from) moves the other date.
+  // the dates as typed, in the site's format; a date in error stays as it was entered
+  const [range, setRange] = useState({ from: shownDate(filters.from, dates.country), to: shownDate(filters.to, dates.country) });
+  useEffect(() => setRange({ from: shownDate(filters.from, dates.country), to: shownDate(filters.to, dates.country) }), [filters.from, filters.to, dates.country]);
+  const apply = (next: { site: string; from: string; to: string }) => submit(new URLSearchParams(filterQuery({ ...next, open: [] })), { method: "get", preventScrollReset: true });
+
+  // With the script: a changed filter applies at once (a date once it is whole); a from after the to (or a to before the from) moves the other date.
+  const onDate = (k: "from" | "to", text: string) => {
+    const next = { ...range, [k]: text };
+    const [from, to] = [displayDateToIso(next.from, dates.country), displayDateToIso(next.to, dates.country)];
+    if (from && to) {
+      const [f, t] = from <= to ? [from, to] : k === "from" ? [from, from] : [to, to];
+      setRange({ from: formatDate(f, dates.country), to: formatDate(t, dates.country) });
+      apply({ site: filters.site, from: f, to: t });
+    } else setRange(next);
+  };
   const onFilterChange = (e: ChangeEvent<HTMLFormElement>) => {
-    const form = e.currentTarget;
     const target = e.target as unknown as HTMLInputElement | HTMLSelectElement;
-    const from = form.elements.namedItem("from") as HTMLInputElement;
-    const to = form.elements.namedItem("to") as HTMLInputElement;
-    if (target.name === "from" || target.name === "to") {
-      if (!from.value || !to.value) return; // a date still being typed
-      if (from.value > to.value) (target === from ? to : from).value = target.value;
-    }
-    submit(form, { preventScrollReset: true });
+    if (target.name !== "site") return; // the dates apply through onDate
+    apply({ site: target.value, from: displayDateToIso(range.from, dates.country) ?? filters.from, to: displayDateToIso(range.to, dates.country) ?? filters.to });
   };
 
   const dateError = errors.to?.[0] ?? errors.from?.[0];
@@ -132,22 +152,21 @@ export default function Manifests() {
         <div>
           <div className="flex gap-3">
             {(["from", "to"] as const).map((k) => (
-              <div key={k} className="w-44">
-                <label htmlFor={k} className="label">
-                  {k === "from" ? "From" : "To"}
-                </label>
-                <input
-                  id={k}
-                  name={k}
-                  type="date"
-                  required
-                  defaultValue={filters[k]}
-                  key={`${k}-${filters[k]}`}
-                  className="input"
-                  aria-invalid={errors[k] || dateError ? true : undefined}
-                  aria-describedby={dateError ? "date-error" : undefined}
-                />
-              </div>
+              <DatePicker
+                key={k}
+                className="w-48"
+                id={k}
+                name={k}
+                label={k === "from" ? "From" : "To"}
+                buttonLabel={`Choose the ${k} date`}
+                country={dates.country}
+                today={dates.today}
+                required
+                value={range[k]}
+                onChange={(text) => onDate(k, text)}
+                invalid={Boolean(errors[k] || dateError)}
+                describedBy={dateError ? "date-error" : undefined}
+              />
             ))}
           </div>
           {dateError ? (

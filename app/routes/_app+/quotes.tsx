@@ -4,7 +4,7 @@ import { Alerts, type Alert } from "~/components/Alerts";
 import { requireUser } from "~/modules/auth/guard.server";
 import { reinstateConsignments } from "~/modules/consignments/delete.server";
 import { listQuotes } from "~/modules/consignments/quotes.server";
-import { formatVolume, formatWeight, quoteReference } from "~/modules/consignments/rules";
+import { formatDate, formatVolume, formatWeight, quoteReference } from "~/modules/consignments/rules";
 import { updateUserOptions } from "~/modules/users/options.server";
 import { readPageForm } from "~/utils/http.server";
 
@@ -117,7 +117,7 @@ export default function Quotes() {
                   <td className="px-3 py-2 text-right tabular-nums">{money(q.price, q.poa)}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatWeight(q.weight, q.som)}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatVolume(q.volume, q.som)}</td>
-                  <td className="px-3 py-2">{q.date}</td>
+                  <td className="px-3 py-2 tabular-nums">{formatDate(q.date, q.country)}</td>
                   <td className="px-3 py-2">{q.reference}</td>
                 </tr>
               ))}

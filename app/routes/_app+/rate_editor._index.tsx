@@ -2,7 +2,11 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { UploadErrors } from "~/components/UploadErrors";
+import { DatePicker } from "~/components/DatePicker";
 import { requireStaff } from "~/modules/auth/guard.server";
+import type { CurrentUser } from "~/modules/auth/current-user.server";
+import { formatDisplayDate, parseDisplayDate } from "~/modules/calendar/display-date";
+import { todayIn, userSite } from "~/modules/calendar/site-time";
 import { listFuelLevies, saveFuelLevy } from "~/modules/rating/fuel-levies.server";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { RATE_CARD_COLUMNS } from "~/modules/rating/csv-columns";
@@ -15,10 +19,16 @@ import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Rate editor · FreightDesk" }];
 
+/** Staff read and type dates in their current site's format. */
+function datesOf(user: CurrentUser) {
+  const site = userSite(user);
+  return { country: site?.country ?? "AUSTRALIA", today: todayIn(site?.timezone ?? null) };
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(context, request);
+  const { user } = await requireStaff(context, request);
   const [files, levies, lists] = await Promise.all([listRateCardFiles(context.db), listFuelLevies(context.db), referenceLists(context.db)]);
-  return { files, levies, carriers: lists.carriers };
+  return { files, levies, carriers: lists.carriers, dates: datesOf(user) };
 }
 
 const csvResponse = (csv: string, filename: string) =>
@@ -27,7 +37,7 @@ const csvResponse = (csv: string, filename: string) =>
 type Outcome = { alerts: Alert[]; lineErrors: Array<[string, string[]]> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(context, request);
+  const { user } = await requireStaff(context, request);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES) {
     return data<Outcome>({ alerts: [{ type: "error", message: FILE_TOO_LARGE }], lineErrors: [] }, { status: 422 });
   }
@@ -65,8 +75,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
           "rate-card-template.csv",
         );
       case "fuel": {
-        const saved = await saveFuelLevy(context.db, Object.fromEntries(form));
-        return data<Outcome>({ alerts: [{ type: "success", message: `Fuel levy of ${saved.carrier_code} set to ${saved.percentage}% from ${saved.effective_from}.` }], lineErrors: [] });
+        const { country } = datesOf(user);
+        const fields = Object.fromEntries(form);
+        const saved = await saveFuelLevy(context.db, { ...fields, effective_from: parseDisplayDate(String(fields.effective_from ?? ""), country) });
+        return data<Outcome>({ alerts: [{ type: "success", message: `Fuel levy of ${saved.carrier_code} set to ${saved.percentage}% from ${formatDisplayDate(saved.effective_from, country)}.` }], lineErrors: [] });
       }
       default:
         throw new AppError("bad_request", "Unknown action");
@@ -79,7 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function RateEditor() {
-  const { files, levies, carriers } = useLoaderData<typeof loader>();
+  const { files, levies, carriers, dates } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as Outcome | undefined;
   const navigation = useNavigation();
   return (
@@ -174,7 +186,9 @@ export default function RateEditor() {
                 <th>Carrier</th>
                 <th className="text-right">Lanes</th>
                 <th>Effective from</th>
-                <th />
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -224,7 +238,7 @@ export default function RateEditor() {
               <tr key={l.id} className="border-t border-slate-100">
                 <td className="py-1">{l.carrierName}</td>
                 <td className="text-right tabular-nums">{Number(l.percentage)}%</td>
-                <td>{l.effectiveFrom}</td>
+                <td>{formatDisplayDate(l.effectiveFrom, dates.country)}</td>
               </tr>
             ))}
           </tbody>
@@ -249,12 +263,7 @@ export default function RateEditor() {
             </label>
             <input id="fuel-pct" name="percentage" inputMode="decimal" required className="input w-24" />
           </div>
-          <div>
-            <label htmlFor="fuel-from" className="label">
-              From
-            </label>
-            <input id="fuel-from" name="effective_from" type="date" required className="input" />
-          </div>
+          <DatePicker id="fuel-from" name="effective_from" label="From" buttonLabel="Choose the levy's first day" country={dates.country} today={dates.today} required className="w-48" />
           <button type="submit" className="btn">
             Save levy
           </button>

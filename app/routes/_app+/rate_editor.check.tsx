@@ -1,8 +1,11 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { Alerts } from "~/components/Alerts";
+import { DatePicker } from "~/components/DatePicker";
+import { formatDisplayDate, parseDisplayDate, reexpressDate } from "~/modules/calendar/display-date";
 import { requireStaff } from "~/modules/auth/guard.server";
-import { userToday } from "~/modules/calendar/site-time";
+import { todayIn, userSite } from "~/modules/calendar/site-time";
 import type { Rate } from "~/modules/rating/engine";
 import { rateConsignment } from "~/modules/rating/rating.server";
 import { AppError } from "~/utils/errors";
@@ -14,7 +17,8 @@ const LINES = 3;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
-  return { sites: user.sites, customer: user.customer.name, today: userToday(user) };
+  // each site's today: the despatch date is typed in the chosen site's format and may not be before it
+  return { sites: user.sites.map((s) => ({ ...s, today: todayIn(s.timezone) })), defaultSite: userSite(user)?.code ?? "", customer: user.customer.name };
 }
 
 /** Staff type in a consignment and see every service's price with its full breakdown. */
@@ -30,8 +34,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     dangerous_goods: f[`items.${i}.dg`] === "on",
   })).filter((it, i) => i === 0 || it.quantity);
   try {
+    const country = user.sites.find((s) => s.code === f.site_code)?.country;
     const response = await rateConsignment(context.db, user, {
-      despatch_date: f.despatch_date,
+      despatch_date: parseDisplayDate(f.despatch_date ?? "", country),
       site_code: f.site_code,
       sender_locality: f.sender_locality,
       sender_postcode: f.sender_postcode,
@@ -52,14 +57,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const money = (n: number | null | undefined) => (n == null ? "—" : n.toFixed(2));
 
-function Breakdown({ rate, chosen }: { rate: Rate; chosen: boolean }) {
+function Breakdown({ rate, chosen, country }: { rate: Rate; chosen: boolean; country: string }) {
   const d = rate.rating_detail;
   return (
     <article className={`card ${chosen ? "ring-2 ring-sky-600" : ""}`} data-testid="price-check-rate" aria-label={`${rate.name} ${rate.service}`}>
       <header className="flex items-baseline justify-between">
-        <h3 className="font-semibold">
+        <h2 className="font-semibold">
           {rate.name} · {rate.service} <span className="text-xs text-slate-500">({rate.code}/{rate.service_code})</span>
-        </h3>
+        </h2>
         <p className="text-lg font-semibold tabular-nums">
           {rate.is_poa ? "POA" : rate.is_na ? "NA" : `$${money(rate.total)}`}
           {chosen && <span className="ml-2 rounded bg-sky-100 px-1.5 text-xs text-sky-800">selected ({rate.rule_applied})</span>}
@@ -77,7 +82,7 @@ function Breakdown({ rate, chosen }: { rate: Rate; chosen: boolean }) {
             <dt className="text-slate-500">Rate code</dt>
             <dd>{d.rate_code}</dd>
             <dt className="text-slate-500">Card from</dt>
-            <dd>{d.lane?.effectiveFrom}</dd>
+            <dd>{formatDisplayDate(d.lane?.effectiveFrom, country)}</dd>
             <dt className="text-slate-500">Dead weight</dt>
             <dd>{d.dead_weight}</dd>
             <dt className="text-slate-500">Cubic weight</dt>
@@ -97,7 +102,7 @@ function Breakdown({ rate, chosen }: { rate: Rate; chosen: boolean }) {
               {d.markup}% / surcharges {d.surcharge_markup}%
             </dd>
             <dt className="text-slate-500">Delivery</dt>
-            <dd>{rate.estimated_delivery_date}</dd>
+            <dd>{formatDisplayDate(rate.estimated_delivery_date, country)}</dd>
           </dl>
           {(["buy", "sell"] as const).map((side) => (
             <table key={side} className="w-full">
@@ -123,9 +128,13 @@ function Breakdown({ rate, chosen }: { rate: Rate; chosen: boolean }) {
 }
 
 export default function PriceCheck() {
-  const { sites, customer, today } = useLoaderData<typeof loader>();
+  const { sites, defaultSite, customer } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const v = (result?.values ?? {}) as Record<string, string>;
+  const [siteCode, setSiteCode] = useState(v.site_code ?? defaultSite);
+  const site = sites.find((s) => s.code === siteCode) ?? sites[0];
+  const country = site?.country ?? "AUSTRALIA";
+  const [date, setDate] = useState(v.despatch_date ?? formatDisplayDate(site?.today, country));
   const navigation = useNavigation();
   const errors = result?.errors ? Object.entries(result.errors).map(([field, messages]) => ({ type: "error" as const, message: `${field}: ${messages[0]}` })) : [];
   return (
@@ -141,7 +150,17 @@ export default function PriceCheck() {
             <label htmlFor="site_code" className="label">
               Site
             </label>
-            <select id="site_code" name="site_code" defaultValue={v.site_code} className="input">
+            <select
+              id="site_code"
+              name="site_code"
+              value={siteCode}
+              onChange={(e) => {
+                // the date typed so far, written again in the new site's format
+                setDate((d) => reexpressDate(d, country, sites.find((s) => s.code === e.target.value)?.country));
+                setSiteCode(e.target.value);
+              }}
+              className="input"
+            >
               {sites.map((s) => (
                 <option key={s.id} value={s.code}>
                   {s.name} ({s.code})
@@ -149,12 +168,7 @@ export default function PriceCheck() {
               ))}
             </select>
           </div>
-          <div>
-            <label htmlFor="despatch_date" className="label">
-              Despatch date
-            </label>
-            <input id="despatch_date" name="despatch_date" type="date" defaultValue={v.despatch_date ?? today} required className="input" />
-          </div>
+          <DatePicker id="despatch_date" name="despatch_date" label="Despatch date" country={country} today={site?.today ?? ""} notBefore={site?.today} required value={date} onChange={setDate} />
         </div>
         <div className="grid gap-3 sm:grid-cols-6">
           {(["sender", "receiver"] as const).map((side) => (
@@ -223,7 +237,7 @@ export default function PriceCheck() {
         <section className="space-y-3" aria-label="Rates">
           {result.rates.length === 0 ? <p className="text-sm text-slate-500">No service of this site rates this consignment.</p> : null}
           {result.rates.map((r, i) => (
-            <Breakdown key={r.site_service_id} rate={r} chosen={i === result.selected} />
+            <Breakdown key={r.site_service_id} rate={r} chosen={i === result.selected} country={sites.find((s) => s.code === result.values.site_code)?.country ?? country} />
           ))}
         </section>
       )}
