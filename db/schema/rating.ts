@@ -42,7 +42,7 @@ export const localities = pgTable(
     chargeZone: text("charge_zone"),
     /** remoteness tier for remote surcharges: 0 major city ... 4 very remote */
     remoteTier: integer("remote_tier").notNull().default(0),
-    /** true for post office box postcodes (no street delivery) */
+    /** true where there is no street delivery: post office box and large volume receiver postcodes */
     poBox: boolean("po_box").notNull().default(false),
   },
   (t) => [

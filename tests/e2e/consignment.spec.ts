@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
+import { countMouse, mouseEvents, signIn, startRatedConsignment, tabTo } from "./helpers";
 
 test("a despatcher creates, rates and saves a consignment with the keyboard alone", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
@@ -13,6 +13,7 @@ test("a despatcher creates, rates and saves a consignment with the keyboard alon
   await k.type("PO-KEYS-1");
   await k.press("Tab"); // despatch date, already today
   await expect(page.getByLabel("Despatch date")).toBeFocused();
+  await k.press("Tab"); // its calendar button
   await k.press("Tab"); // custom reference
   await k.press("Tab"); // site
   await k.press("Tab"); // sender summary (collapsed, defaulted to the site)
@@ -229,16 +230,14 @@ test("Consolidate turns checked lines into one line of the chosen type", async (
 
 test("time slots appear when the chosen service needs them", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
-  await page.goto("/");
-  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
-  await page.getByTestId("receiver_address-name").fill("Brisb");
-  await page.getByRole("option", { name: /Brisbane Hardware/ }).click();
-  await page.getByLabel("Quantity line 1").fill("1");
-  await page.getByLabel("Item type line 1").selectOption({ label: "Carton" });
-  await expect(page.getByTestId("rate").first()).toBeVisible();
+  await startRatedConsignment(page);
   await expect(page.getByTestId("time-slots")).toHaveCount(0);
   await page.getByTestId("rate").filter({ hasText: "Simulated Express · Overnight" }).getByRole("radio").check();
-  await expect(page.getByLabel("Pickup at")).toBeVisible();
+  // a date in the site's format and a time in 15-minute steps
+  await expect(page.getByLabel("Pickup date")).toBeVisible();
+  await expect(page.getByLabel("Pickup time")).toHaveValue("");
+  await expect(page.getByLabel("Pickup time").locator("option[value='10:15']")).toHaveCount(1);
+  await expect(page.getByLabel("Pickup time").locator("option[value='10:05']")).toHaveCount(0);
   await page.getByTestId("rate").filter({ hasText: "Northline · General Road" }).getByRole("radio").check();
   await expect(page.getByTestId("time-slots")).toHaveCount(0);
 });

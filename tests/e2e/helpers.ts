@@ -60,3 +60,17 @@ export function printTab(page: Page, url: RegExp, timeout = 20_000): Promise<str
     .waitForEvent("request", { predicate: (r) => r.isNavigationRequest() && url.test(r.url()) && inNewTab(r), timeout })
     .then((r) => r.url());
 }
+
+/**
+ * A new consignment on the screen, filled and rated: from the site to Brisbane Hardware (the
+ * address book), `quantity` cartons. The rates are showing; nothing is saved yet.
+ */
+export async function startRatedConsignment(page: Page, quantity = "1") {
+  await page.goto("/");
+  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
+  await page.getByTestId("receiver_address-name").fill("Brisb");
+  await page.getByRole("option", { name: /Brisbane Hardware/ }).click();
+  await page.getByLabel("Quantity line 1").fill(quantity);
+  await page.getByLabel("Item type line 1").selectOption({ label: "Carton" });
+  await expect(page.getByTestId("rate").first()).toBeVisible();
+}

@@ -105,19 +105,20 @@ test("an empty day says so; the dates keep their rule", async ({ page }) => {
   await expect(page.getByText("There are no manifests to display.")).toBeVisible();
 
   // more than 2 months: the message by the dates, and no list
-  await page.getByLabel("To", { exact: true }).fill("2020-03-07");
+  // typed in the site's format (Melbourne: day first); the address carries YYYY-MM-DD
+  await page.getByLabel("To", { exact: true }).fill("07/03/2020");
   await expect(page).toHaveURL(/to=2020-03-07/);
   await expect(page.getByTestId("date-error")).toHaveText("Date range too large, please select dates within 2 months.");
   await expect(page.getByText("There are no manifests to display.")).toHaveCount(0);
 
   // a from after the to moves the to
-  await page.getByLabel("From", { exact: true }).fill("2020-04-01");
+  await page.getByLabel("From", { exact: true }).fill("01/04/2020");
   await expect(page).toHaveURL(/from=2020-04-01&to=2020-04-01/);
-  await expect(page.getByLabel("To", { exact: true })).toHaveValue("2020-04-01");
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue("01/04/2020");
   await expect(page.getByText("There are no manifests to display.")).toBeVisible();
 
   // a to before the from moves the from
-  await page.getByLabel("To", { exact: true }).fill("2020-03-20");
+  await page.getByLabel("To", { exact: true }).fill("20/03/2020");
   await expect(page).toHaveURL(/from=2020-03-20&to=2020-03-20/);
-  await expect(page.getByLabel("From", { exact: true })).toHaveValue("2020-03-20");
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue("20/03/2020");
 });

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 import { todayIn } from "../../app/modules/calendar/site-time";
+import { formatDisplayDate } from "../../app/modules/calendar/display-date";
 
 test("a quote is saved, listed as QTE plus its id, and promoted to a consignment", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
@@ -37,8 +38,8 @@ test("a quote is saved, listed as QTE plus its id, and promoted to a consignment
   // weight and volume with their units (a metric site)
   await expect(row.getByRole("cell", { name: "13 kg", exact: true })).toBeVisible();
   await expect(row.getByRole("cell", { name: / m³$/ })).toBeVisible();
-  // made today at the Melbourne site, in Melbourne's time
-  await expect(row).toContainText(todayIn("Australia/Melbourne"));
+  // made today at the Melbourne site, in Melbourne's time and date format
+  await expect(row).toContainText(formatDisplayDate(todayIn("Australia/Melbourne"), "AUSTRALIA"));
   await row.getByRole("link", { name: number }).click();
 
   await page.getByRole("button", { name: "Create Consignment" }).click();

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 import { MEL_TO_BNE } from "../support/rating";
 import { todayIn } from "../../app/modules/calendar/site-time";
+import { formatDisplayDate } from "../../app/modules/calendar/display-date";
 
 /**
  * An admin loads zones and a rate card through the screens; /api/carrier_selection then prices a
@@ -64,7 +65,8 @@ test("zones and a rate card imported through the screens price a consignment", a
   // the price check screen shows the same price and why
   await page.goto("/rate_editor/check");
   await page.getByLabel("Site").selectOption("MEL");
-  await page.getByLabel("Despatch date").fill(today);
+  // Melbourne's format: day first
+  await page.getByLabel("Despatch date").fill(formatDisplayDate(today, "AUSTRALIA"));
   await page.getByLabel("sender locality").fill("DANDENONG SOUTH");
   await page.getByLabel("sender postcode").fill("3175");
   await page.getByLabel("receiver locality").fill("WOOLLOONGABBA");

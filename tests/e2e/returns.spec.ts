@@ -18,9 +18,10 @@ test("a return: the sender from the address book, back to the site, with pickup 
   // digits and spaces only
   await page.getByLabel("Phone number").fill("(08) 8000-1234");
   await expect(page.getByLabel("Phone number")).toHaveValue("08 80001234");
-  await page.getByLabel("Ready time").fill("10:05");
-  await page.getByLabel("Ready time").blur();
-  await expect(page.getByLabel("Ready time")).toHaveValue("10:15");
+  // pickup times step by 15 minutes: 96 times a day, and a blank
+  await expect(page.getByLabel("Ready time").locator("option")).toHaveCount(97);
+  await expect(page.getByLabel("Ready time").locator("option[value='10:05']")).toHaveCount(0);
+  await page.getByLabel("Ready time").selectOption("10:15");
   await page.getByLabel("Additional notes").fill("Please ring the bell at the side door.");
   await expect(page.getByTestId("email-preview")).toContainText("Please ring the bell at the side door.");
   await expect(page.getByTestId("email-preview")).toContainText("Collection should occur within 3 business days.");

@@ -104,7 +104,9 @@ export default function SiteServices() {
                 <th>Markup %</th>
                 <th>Surcharges markup %</th>
                 <th>Enabled</th>
-                <th />
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
