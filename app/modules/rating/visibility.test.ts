@@ -24,7 +24,8 @@ const sellOnly = { from_zone: "MEL", sell: [{ category: "freight_charge", amount
 describe("ratesForViewer", () => {
   it("gives a despatcher the sell side only, and no detail of a hidden-rate service", () => {
     const out = ratesForViewer({ role: "despatcher" }, response());
-    expect(out.carriers[0]!.rating_detail).toEqual(sellOnly);
+    // strictly: a buy-side key left as undefined would still be a key
+    expect(out.carriers[0]!.rating_detail).toStrictEqual(sellOnly);
     expect(out.carriers[1]!.rating_detail).toBeNull();
     expect(out.selected_index).toBe(0);
   });
@@ -46,5 +47,16 @@ describe("ratesForViewer", () => {
     const out = ratesForViewer({ role: "despatcher" }, input);
     expect(out.consignments.map((c) => c.rating_detail)).toEqual([sellOnly, null]);
     expect(input.consignments[0]!.rating_detail).toEqual(detail());
+  });
+
+  it("copies only what holds a detail it changes, sharing the rest with the input", () => {
+    const input = { carriers: [{ code: "A", timeslots: { pickup: false }, rating_detail: detail() }], lists: [{ id: 1 }], selected_index: 0 };
+    const out = ratesForViewer({ role: "despatcher" }, input);
+    expect(out).not.toBe(input);
+    expect(out.carriers[0]).not.toBe(input.carriers[0]);
+    expect(out.carriers[0]!.timeslots).toBe(input.carriers[0]!.timeslots);
+    expect(out.lists).toBe(input.lists);
+    const finance = ratesForViewer({ role: "despatcher", canReconcile: true }, input);
+    expect(finance).toBe(input);
   });
 });
