@@ -35,3 +35,40 @@ export async function medianOfThree(run: () => Promise<Stats>): Promise<{ median
   const runs = [await run(), await run(), await run()];
   return { median: [...runs].sort((a, b) => a.p95 - b.p95)[1]!, runs };
 }
+
+/** Latencies of `n` runs of a synchronous or asynchronous function, in process. */
+export async function inProcess(n: number, fn: (i: number) => unknown): Promise<Stats> {
+  const samples: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t);
+  }
+  return stats(samples, performance.now() - started);
+}
+
+/** Runs `total` calls with `concurrency` callers in this process; returns each call's latency in ms. */
+export async function load(total: number, concurrency: number, call: () => Promise<Response>): Promise<Stats> {
+  const samples: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        const t = performance.now();
+        const res = await call();
+        await res.arrayBuffer();
+        if (!res.ok && res.status !== 302) throw new Error(`unexpected ${res.status}`);
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  return stats(samples, performance.now() - started);
+}
+
+/** docs/performance.md's table rows: what, calls, p50, p95, max, calls/s (latencies to `digits` decimals). */
+export function tableRows(rows: Array<[string, Stats]>, digits = 1): string[] {
+  return rows.map(([name, s]) => `| ${name} | ${s.n} | ${s.p50.toFixed(digits)} | ${s.p95.toFixed(digits)} | ${s.max.toFixed(1)} | ${s.perSecond.toFixed(0)} |`);
+}

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../tests/support/server";
-import { loadFrom, type Stats } from "./measure";
+import { loadFrom, tableRows, type Stats } from "./measure";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -98,13 +98,11 @@ export function webProcessesSection(webProcesses: WebProcessesRun[] | null): str
           "| what | calls | p50 | p95 | max | calls/s |",
           "| --- | ---: | ---: | ---: | ---: | ---: |",
           ...webProcesses.flatMap((w) =>
-            (
-              [
-                [`POST /api/carrier_selection, 20 callers (separate process), ${plural(w.processes)}: the median of three runs`, w.rateShop],
-                [`GET /consignments/metadata/today (100,000 consignments), 1 caller (separate process), ${plural(w.processes)}`, w.list1],
-                [`GET /consignments/metadata/today (100,000 consignments), 10 callers (separate process), ${plural(w.processes)}`, w.list10],
-              ] as Array<[string, Stats]>
-            ).map(([name, s]) => `| ${name} | ${s.n} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.max.toFixed(1)} | ${s.perSecond.toFixed(0)} |`),
+            tableRows([
+              [`POST /api/carrier_selection, 20 callers (separate process), ${plural(w.processes)}: the median of three runs`, w.rateShop],
+              [`GET /consignments/metadata/today (100,000 consignments), 1 caller (separate process), ${plural(w.processes)}`, w.list1],
+              [`GET /consignments/metadata/today (100,000 consignments), 10 callers (separate process), ${plural(w.processes)}`, w.list10],
+            ]),
           ),
           "",
           ...webProcesses.map((w) => `- rate shop p95 of the three runs, ${plural(w.processes)}: ${w.rateShopRuns.map((r) => r.p95.toFixed(1)).join(", ")} ms`),
