@@ -6,14 +6,9 @@ import { seedDemo } from "../../db/seed/demo";
 import { loadLocalities } from "../../db/seed/localities";
 import { seedRatingDemo } from "../../db/seed/rating-demo";
 import { loadCurrentUser, type CurrentUser } from "../../app/modules/auth/current-user.server";
-import {
-  DATE_RANGE_TOO_LARGE,
-  UNKNOWN_SITE,
-  addMonths,
-  listManifests,
-  resolveDateRange,
-  type ManifestRow,
-} from "../../app/modules/despatch/manifests.server";
+import { DATE_RANGE_TOO_LARGE, addMonths, resolveDateRange } from "../../app/modules/despatch/manifest-dates";
+import { UNKNOWN_SITE, listManifests } from "../../app/modules/despatch/manifests.server";
+import type { ManifestRow } from "../../app/modules/despatch/manifest-rows.server";
 import { todayIn } from "../../app/modules/calendar/site-time";
 import { Client, startTestServer, type TestServer } from "../support/server";
 

@@ -2,13 +2,8 @@
  * The /api contract as OpenAPI 3.1, served at /api/openapi.json. A test checks that every route
  * file under app/routes/api+ and users+ has its path here and every path here has a route.
  */
-const errorResponses = {
-  "401": { description: "No session or token", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } },
-  "403": { description: "Not allowed, or password_reset_required", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } },
-  "422": { description: "Invalid input, per field", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } },
-};
-const ok = (description: string) => ({ "200": { description, content: { "application/json": {} } }, ...errorResponses });
-const idParam = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+import { errorResponses, idParam, ok } from "./openapi-parts";
+import { trackingPaths } from "./openapi-tracking";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -168,7 +163,7 @@ export const openApiDocument = {
       put: { summary: "Customer service confirms a cancelling consignment", parameters: [idParam("id")], responses: ok("{ result, message, state }") },
     },
     "/api/carriers/{code}/simulation": {
-      put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message?, delay_ms? (0 to 120000: a slow despatch) }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
+      put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message?, delay_ms? (0 to 120000: a slow despatch) }, and its journeys after despatch { journey_minutes? (0 to 10080, despatch to delivery on its clock for journeys planned from then on; null: until the estimated delivery date), fail_delivery? (the first delivery attempt fails) }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
     },
     "/api/consignment_changes": {
       get: { summary: "?id: the audit history of a consignment (version, field, from, to, by, at), newest first; admin, super admin, devs", responses: ok("{ changes }") },
@@ -241,5 +236,6 @@ export const openApiDocument = {
     "/api/localities/import": { post: { summary: "CSV of localities (country, locality, sublocality, postcode, region, latitude, longitude); staff", responses: ok("{ created, updated, skipped }") } },
     "/api/next_business_day": { get: { summary: "?country&region&date: the first business day after the date (by default the caller's today at their default site)", responses: ok("{ date }") } },
     "/api/openapi.json": { get: { summary: "This document", responses: ok("OpenAPI 3.1") } },
+    ...trackingPaths,
   },
 } as const;

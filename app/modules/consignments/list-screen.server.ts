@@ -7,6 +7,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import type { CurrentUser } from "../auth/current-user.server";
 import { requireUser } from "../auth/guard.server";
 import { jobStatusFor } from "../jobs/jobs.server";
+import { userSite } from "../calendar/site-time";
 import { updateUserOptions } from "../users/options.server";
 import { requestDespatch } from "~/modules/despatch/despatch.server";
 import { AppError } from "../../utils/errors";
@@ -93,7 +94,9 @@ export async function listLoader({ request, context, params }: LoaderFunctionArg
   return {
     view,
     ...screen,
-    sites: user.sites.map((s) => ({ id: s.id, code: s.code, name: s.name, country: s.country })),
+    sites: user.sites.map((s) => ({ id: s.id, code: s.code, name: s.name, country: s.country, timezone: s.timezone })),
+    /** the user's own site, whose zone and format the times of an all-sites list follow */
+    homeSite: userSite(user)?.code ?? null,
     canBulkUpload: user.canBulkupload || user.canBulkquote,
     showItemReferences: Boolean(user.customer.options.view_item_references),
     job: job ? { id: jobId!, status: job, printManifest: url.searchParams.get("print_manifest") === "1" } : null,

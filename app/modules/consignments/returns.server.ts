@@ -13,7 +13,8 @@ import { addBusinessDays } from "../calendar/business-days";
 import { forbiddenMessage } from "../auth/guard.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { getConsignment, saveConsignment, STALE_MESSAGE, type ConsignmentJson, type SaveResult } from "./consignments.server";
+import { getConsignment, STALE_MESSAGE, type ConsignmentJson } from "./consignments.server";
+import { saveConsignment, type SaveResult } from "./save.server";
 import { returnInfoSchema } from "./schema";
 
 export const RETURN_TYPES = ["return", "third_party"] as const;

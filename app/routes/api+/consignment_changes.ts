@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
-import { consignmentChangesOf } from "~/modules/consignments/consignments.server";
+import { consignmentChangesOf } from "~/modules/consignments/audit.server";
 import { api, readQuery } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
-import { allocateWithoutPrinting } from "~/modules/consignments/consignments.server";
+import { allocateWithoutPrinting } from "~/modules/consignments/operations.server";
 import { api, assertMethod, methodNotAllowed } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";
 

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
-import { getConsignment, saveConsignment } from "~/modules/consignments/consignments.server";
+import { getConsignment } from "~/modules/consignments/consignments.server";
+import { saveConsignment } from "~/modules/consignments/save.server";
 import { requestDespatch, requestRedespatch } from "~/modules/despatch/despatch.server";
 import { api, assertMethod, readBody } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
-import { saveConsignment } from "~/modules/consignments/consignments.server";
-import { apiListConsignments } from "~/modules/consignments/list.server";
+import { saveConsignment } from "~/modules/consignments/save.server";
+import { apiListConsignments } from "~/modules/consignments/list-api.server";
 import { api, assertMethod, readBody, readQuery } from "~/utils/http.server";
 
 /**
