@@ -16,18 +16,34 @@ import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
 export { SIGN_IN_PATHS } from "./sign-in-limits";
 export { signInRateLimiter };
 
-export function contentSecurityPolicy() {
+/**
+ * Google's hosts for the journey map (issue 14 item 4), allowed only with GOOGLE_MAPS_API_KEY:
+ * the Maps JavaScript API's scripts and data, its tiles and icons (maps.googleapis.com and
+ * maps.gstatic.com; satellite tiles from other googleapis hosts), and the font its controls use.
+ */
+const GOOGLE_MAPS_SOURCES = {
+  script: ["https://maps.googleapis.com", "https://maps.gstatic.com"],
+  connect: ["https://maps.googleapis.com", "https://maps.gstatic.com"],
+  img: ["https://*.googleapis.com", "https://*.gstatic.com"],
+  style: ["https://fonts.googleapis.com"],
+  font: ["https://fonts.gstatic.com"],
+};
+const NO_SOURCES = { script: [], connect: [], img: [], style: [], font: [] };
+
+/** The Content-Security-Policy; `googleMaps` (a Google Maps key is configured) adds Google's map hosts. */
+export function contentSecurityPolicy(options: { googleMaps?: boolean } = {}) {
+  const extra = options.googleMaps ? GOOGLE_MAPS_SOURCES : NO_SOURCES;
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         // scripts only from this origin or carrying this response's nonce (Remix's inline scripts)
-        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        fontSrc: ["'self'", "data:"],
-        connectSrc: ["'self'"],
+        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`, ...extra.script],
+        styleSrc: ["'self'", "'unsafe-inline'", ...extra.style],
+        imgSrc: ["'self'", "data:", "blob:", ...extra.img],
+        fontSrc: ["'self'", "data:", ...extra.font],
+        connectSrc: ["'self'", ...extra.connect],
         frameSrc: ["'self'", "blob:"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -52,6 +68,8 @@ export interface AppOptions {
   appUrl?: string;
   /** TRUST_PROXY, as Express's "trust proxy" takes it; unset trusts no proxy */
   trustProxy?: string;
+  /** GOOGLE_MAPS_API_KEY: when set, the CSP lets the browser load Google's map */
+  googleMapsApiKey?: string;
 }
 
 /** TRUST_PROXY's text as Express's "trust proxy" value: unset or "false" none, "true" all, digits a hop count, else addresses. */
@@ -78,7 +96,7 @@ export function createApp(options: AppOptions) {
   const entry = options.build.entry.module as unknown as AppEntry;
   // before anything can answer or read: every body is counted from its first byte
   app.use(bodyLimit({ maxBytes: entry.MAX_UPLOAD_BYTES, tooLarge: entry.FILE_TOO_LARGE }));
-  app.use(contentSecurityPolicy());
+  app.use(contentSecurityPolicy({ googleMaps: Boolean(options.googleMapsApiKey) }));
   app.use(compression());
   // The client address, as the app sees it (sign-in audit); a client's own header is overwritten.
   app.use((req, _res, next) => {

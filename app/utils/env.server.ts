@@ -31,6 +31,8 @@ const schema = z.object({
   SAML_ENTRY_POINT: z.string().url().optional(),
   SAML_ISSUER: z.string().optional(),
   SAML_IDP_CERT: z.string().optional(),
+  /** set: the journey map uses Google Maps in the browser (and the CSP allows Google's map hosts); unset: the bundled vector map only */
+  GOOGLE_MAPS_API_KEY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;
