@@ -13,7 +13,8 @@ import { createMailer, type Mailer } from "./modules/mail/mailer.server";
 import { createRenderer, type Renderer } from "./modules/printing/renderer.server";
 import type { Env } from "./utils/env.server";
 
-export { env } from "./utils/env.server";
+// resetEnvCache: for tests that change a setting of the running app (its copy of the module, not theirs)
+export { env, resetEnvCache } from "./utils/env.server";
 export { migrateDatabase, openDatabase } from "../db/client.server";
 // what the services throw, for code outside the build that checks an error's class
 export { AppError } from "./utils/errors";

@@ -1,3 +1,4 @@
+import { env } from "./env.server";
 import { AppError } from "./errors";
 
 /** JSON error body in the /api contract shape. */
@@ -157,4 +158,13 @@ export async function readPageForm(request: Request): Promise<FormData> {
   } catch {
     throw new Response("The form could not be read. Go back and send it again.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
+}
+
+/**
+ * Where links handed to people outside the app point (a public tracking link): APP_URL when it is
+ * set, else the address this request reached (the configured default, localhost, would be wrong
+ * for anyone but the server itself).
+ */
+export function linkBase(request: Request): string {
+  return env().APP_URL ?? new URL(request.url).origin;
 }

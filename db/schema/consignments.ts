@@ -10,6 +10,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 import { addresses } from "./addresses";
 import { carrierAccounts, itemTypes, services } from "./carriers";
@@ -138,6 +139,11 @@ export const consignments = pgTable(
     cancellationAllowedDate: timestamp("cancellation_allowed_date", { withTimezone: true }),
     returnInfo: jsonb("return_info").$type<Record<string, unknown>>(),
     active: boolean("active").notNull().default(true),
+    /**
+     * The secret of the consignment's public tracking link (/track/{token}): random (122 bits) and
+     * made with the row, so asking for the link changes nothing; regenerating it revokes the old one.
+     */
+    publicTrackingToken: uuid("public_tracking_token").notNull().defaultRandom(),
     deletedBy: integer("deleted_by").references(() => users.id),
     mergedIntoId: integer("merged_into_id"),
     createdBy: integer("created_by").references(() => users.id),
@@ -158,6 +164,8 @@ export const consignments = pgTable(
     // consignment list: the rows of one carrier service group by despatch date, keyset on id
     // (list.server.ts listGroupRows; the group's rows alone are read, whatever the other groups hold)
     index("consignments_customer_service_date_idx").on(t.customerId, t.serviceId, t.despatchDate, t.id),
+    // the public tracking page finds its consignment by the link's token
+    uniqueIndex("consignments_public_tracking_token_idx").on(t.publicTrackingToken),
   ],
 );
 

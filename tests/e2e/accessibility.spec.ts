@@ -246,7 +246,15 @@ test("a despatcher's lists, manifests and other screens", async ({ page }) => {
     await expect(page.getByRole("dialog", { name: "Cancellation requested" })).toBeVisible();
     await audit(page, "cancellation acknowledgement");
   });
-  await visit(page, `/consignment/${sent.id}/tracking`, "consignment tracking (later release)");
+  await visit(page, `/tracking/${sent.id}`, "track and trace", hydrated("tracking-screen"));
+  await test.step("tracking URL dialog", async () => {
+    await page.getByRole("link", { name: "Tracking URL" }).click();
+    await expect(page.getByRole("dialog", { name: "Tracking URL" }).getByLabel("Tracking URL")).toHaveValue(/\/track\//);
+    await audit(page, "tracking URL dialog");
+    const publicUrl = await page.getByRole("dialog", { name: "Tracking URL" }).getByLabel("Tracking URL").inputValue();
+    await page.keyboard.press("Escape");
+    await visit(page, new URL(publicUrl).pathname, "public tracking page");
+  });
 
   await visit(page, "/home");
   await test.step("the shell's menus open", async () => {
@@ -258,7 +266,7 @@ test("a despatcher's lists, manifests and other screens", async ({ page }) => {
   });
   await visit(page, "/configure_printers", "printers");
   await visit(page, "/users/edit", "user edit");
-  for (const path of ["/tracking", "/enquiries", "/advanced", "/bulk_upload"]) await visit(page, path, `${path} (later release)`);
+  for (const path of ["/enquiries", "/advanced", "/bulk_upload"]) await visit(page, path, `${path} (later release)`);
 });
 
 test("staff screens, as an admin", async ({ page }) => {

@@ -170,17 +170,14 @@ test("a return is despatched with Despatch + email, its progress shown, and the 
   await expect(page.getByRole("status").filter({ has: page.getByRole("button", { name: "Dismiss" }) }).filter({ hasText: "Labels and manifest emailed." })).toBeVisible();
 });
 
-test("Enquiries and Tracking of a despatched consignment lead, by the keyboard, to a page for it that says they come later, and back", async ({ page }) => {
+test("Enquiries of a despatched consignment leads, by the keyboard, to a page for it that says it comes later, and back; Tracking to its track and trace", async ({ page }) => {
   await signIn(page, "despatcher@example.com");
   const id = await despatched(page, "E2E-ENQUIRIES", "NORTHLINE", "GEN");
   await page.goto(`/consignment/${id}`);
   await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
   await countMouse(page);
   const number = (await page.getByTestId("consignment-title").textContent())!.match(/[A-Z]{2,}\d+/)![0];
-  for (const [name, path] of [
-    ["Enquiries", "enquiries"],
-    ["Tracking", "tracking"],
-  ] as const) {
+  for (const [name, path] of [["Enquiries", "enquiries"]] as const) {
     await tabTo(page, page.getByRole("link", { name, exact: true }), 80);
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(new RegExp(`/consignment/${id}/${path}$`));
@@ -192,5 +189,12 @@ test("Enquiries and Tracking of a despatched consignment lead, by the keyboard, 
     await expect(page).toHaveURL(new RegExp(`/consignment/${id}$`));
     await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
   }
+  await tabTo(page, page.getByRole("link", { name: "Tracking", exact: true }), 80);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/tracking/${id}$`));
+  await expect(page.getByTestId("tracking-title")).toContainText(`Track and trace ${number}`);
+  await tabTo(page, page.getByRole("link", { name: "Back to the consignment" }), 80);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/consignment/${id}$`));
   expect(await mouseEvents(page)).toBe(0);
 });

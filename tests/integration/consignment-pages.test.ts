@@ -61,17 +61,16 @@ describe("an unknown consignment", () => {
 });
 
 describe("Tracking and Enquiries of a despatched consignment", () => {
-  it("lead to a page for the consignment that says they come in a later release, with a way back", async () => {
+  it("Tracking opens its track and trace screen; Enquiries a page for the consignment that says it comes in a later release, with a way back", async () => {
     const c = await support.createDespatchable(world, despatcher, "MEL", "NORTHLINE", "GEN");
     const res = await despatcher.json<Json>("/api/consignments/despatch_all", { method: "PUT", json: { ids: [c.id] } });
     expect((await support.workJob(world, res.body.job_id)).status).toBe("complete");
     const [row] = await support.rowsOf(world, [c.id]);
 
     const screen = (await page(despatcher, `/consignment/${c.id}`)).html;
-    for (const [screenName, title] of [
-      ["tracking", "Tracking"],
-      ["enquiries", "Enquiries"],
-    ] as const) {
+    expect(screen).toMatch(new RegExp(`<a[^>]*href="/tracking/${c.id}"[^>]*>Tracking</a>`));
+    expect((await page(despatcher, `/tracking/${c.id}`)).html).toContain(`Track and trace ${row!.consignmentNumber}`);
+    for (const [screenName, title] of [["enquiries", "Enquiries"]] as const) {
       expect(screen).toMatch(new RegExp(`<a[^>]*href="/consignment/${c.id}/${screenName}"[^>]*>${title}</a>`));
       const { status, html } = await page(despatcher, `/consignment/${c.id}/${screenName}`);
       expect(status, screenName).toBe(200);
@@ -85,7 +84,7 @@ describe("Tracking and Enquiries of a despatched consignment", () => {
   it("are scoped: another customer's consignment, an unknown one or an unknown screen is not found", async () => {
     const c = await support.createDespatchable(world, despatcher, "MEL", "NORTHLINE", "GEN");
     expect((await page(tester, `/consignment/${c.id}/enquiries`)).status).toBe(404);
-    expect((await page(tester, `/consignment/${c.id}/tracking`)).status).toBe(404);
+    expect((await page(tester, `/tracking/${c.id}`)).status).toBe(404);
     expect((await page(despatcher, "/consignment/99999/enquiries")).status).toBe(404);
     expect((await page(despatcher, `/consignment/${c.id}/other`)).status).toBe(404);
     expect((await page(despatcher, `/consignment/${c.id}/enquiries`)).status).toBe(200);

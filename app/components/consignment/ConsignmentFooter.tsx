@@ -147,19 +147,17 @@ export function ConsignmentFooter({ f, data }: { f: ConsignmentFormState; data: 
           ) : null,
         )}
         {buttons.cancel.visible && !buttons.cancel.enabled && buttons.cancel.hint ? <span className="text-xs text-slate-500">{buttons.cancel.hint}</span> : null}
-        {(
-          [
-            ["tracking", "Tracking"],
-            ["enquiries", "Enquiries"],
-          ] as const
-        ).map(([key, label]) =>
-          buttons[key].visible && c ? (
-            // until their releases land these lead to a page that says so (modules/shell/planned.ts)
-            <Link key={key} to={`/consignment/${c.id}/${key}`} className="btn" title={buttons[key].hint} data-button={key}>
-              {label}
-            </Link>
-          ) : null,
-        )}
+        {buttons.tracking.visible && c ? (
+          <Link to={`/tracking/${c.id}`} className="btn" title={buttons.tracking.hint} data-button="tracking">
+            Tracking
+          </Link>
+        ) : null}
+        {buttons.enquiries.visible && c ? (
+          // until its release lands this leads to a page that says so (modules/shell/planned.ts)
+          <Link to={`/consignment/${c.id}/enquiries`} className="btn" title={buttons.enquiries.hint} data-button="enquiries">
+            Enquiries
+          </Link>
+        ) : null}
         {buttons.reprint.visible && c ? (
           <a className="btn" href={`/print/${c.id}/labels`} target="_blank" rel="noreferrer">
             Reprint

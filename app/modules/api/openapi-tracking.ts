@@ -23,6 +23,8 @@ const postedEvent = {
   },
 };
 
+const notOffered = { ...errorResponses["401"], description: "No public link for this consignment yet: it is open, a quote, deleted or merged" };
+
 export const trackingPaths = {
   "/api/tracking_events": {
     post: {
@@ -60,7 +62,7 @@ export const trackingPaths = {
   "/api/track_trace/{id}": {
     get: {
       summary:
-        "A consignment's tracking: { events: [{ id, event, carrier_event, event_time (UTC), event_date (where it happened), message, latitude, longitude, images, pod_url, source }] newest first, metadata: { consignment_id, consignment_number, consignment_state, carrier_name, carrier_code, estimated_delivery_date, sender_address, receiver_address (each with latitude, longitude from the locality data), web_url (the carrier's tracking page), pod_url (the newest proof of delivery) } }; 404 for a consignment the user may not see",
+        "A consignment's tracking: { events: [{ id, event, carrier_event, event_time (UTC), event_date (where it happened), message, latitude, longitude, images, pod_url, source }] newest first, metadata: { consignment_id, site_id, consignment_number, consignment_state, is_quote, active, carrier_name, carrier_code, estimated_delivery_date, sender_address, receiver_address (each with latitude, longitude from the locality data), web_url (the carrier's tracking page), pod_url (the newest proof of delivery) } }; 404 for a consignment the user may not see",
       parameters: [idParam("id")],
       responses: { "200": { description: "{ events, metadata }", content: { "application/json": {} } }, ...errorResponses, "404": { ...errorResponses["401"], description: "No such consignment for this user" } },
     },
@@ -70,6 +72,26 @@ export const trackingPaths = {
       summary: "A proof of delivery the product drew for a tracking event (the simulated carrier's; its pod_url), as SVG; 404 unless the event's consignment is one the user may see. A carrier's own POD is its pod_url",
       parameters: [idParam("id")],
       responses: { "200": { description: "The card", content: { "image/svg+xml": {} } }, ...errorResponses, "404": { description: "No such drawn POD for this user" } },
+    },
+  },
+  "/api/external_tracking/{consignment_id}": {
+    get: {
+      summary: "{ url }: the carrier's own tracking page for the consignment (its web URL with the consignment number); 404 for a consignment the user may not see, or a carrier without a tracking website",
+      parameters: [idParam("consignment_id")],
+      responses: { "200": { description: "{ url }", content: { "application/json": {} } }, ...errorResponses, "404": { ...errorResponses["401"], description: "No such consignment for this user, or no carrier website" } },
+    },
+  },
+  "/api/create_tracktrace_url/{id}": {
+    get: {
+      summary:
+        "{ url }: the consignment's public tracking page (/track/{token}), which anyone with the link opens without signing in (state, estimated delivery date, events, proof of delivery; no prices, references or ids). Reading it changes nothing. 409 while the consignment is open, a quote, deleted or merged; 404 for one the user may not see",
+      parameters: [idParam("id")],
+      responses: { "200": { description: "{ url }", content: { "application/json": {} } }, ...errorResponses, "404": { ...errorResponses["401"], description: "No such consignment for this user" }, "409": notOffered },
+    },
+    post: {
+      summary: "A new public link, { url }: whoever holds the old one gets 'not valid' from then on (revoking a link shared by mistake). 409 and 404 as GET",
+      parameters: [idParam("id")],
+      responses: { "200": { description: "{ url }", content: { "application/json": {} } }, ...errorResponses, "404": { ...errorResponses["401"], description: "No such consignment for this user" }, "409": notOffered },
     },
   },
 } as const;

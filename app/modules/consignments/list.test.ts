@@ -136,5 +136,6 @@ describe("the All view's State column", () => {
     expect(stateLabel("despatched", true)).toBe("Despatched");
     expect(stateLabel("cancelled", true)).toBe("Cancelled");
     expect(stateLabel("despatch_failure", false)).toBe("Despatch failure");
+    expect(stateLabel("delivered_with_pod", true)).toBe("Delivered with POD");
   });
 });

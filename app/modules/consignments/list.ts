@@ -48,7 +48,8 @@ export const canDespatchIn = (f: ListFilter) => f !== "incomplete" && f !== "lab
 export function stateLabel(state: string, labelsPrinted: boolean): string {
   if (state === "open") return FILTER_LABELS.incomplete;
   if (state === "despatchable") return labelsPrinted ? FILTER_LABELS.complete : FILTER_LABELS.labels_to_print;
-  const words = state.replace(/_/g, " ");
+  // proof of delivery is said as the trade says it
+  const words = state.replace(/_/g, " ").replace(/\bpod$/, "POD");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -12,6 +12,7 @@ import { api } from "../../utils/http.server";
 import type { DbOrTx } from "../../../db/client.server";
 import { getConsignment } from "../consignments/consignments.server";
 import { VARIANTS, variantOf } from "../consignments/variants";
+import { escapeHtml } from "../../utils/html";
 
 export interface WayBack {
   href: string;
@@ -78,8 +79,6 @@ export async function printResponse(
   const html = problemPage(messages.length ? messages : ["Something went wrong. Please try again or contact tech support."], way ?? BACK_TO_CONSIGNMENTS);
   return new Response(html, { status: res.status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A page of its own (no script, styles inline): it opens in a tab of its own, outside the app's layout. */
 function problemPage(messages: string[], back: WayBack): string {

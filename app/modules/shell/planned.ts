@@ -4,7 +4,6 @@
  * somewhere real. Remove a line when its screen lands.
  */
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
-  tracking: { title: "Track and trace", release: "tracking" },
   bookings: { title: "Bookings", release: "bookings" },
   booking: { title: "Booking", release: "bookings" },
   new_bookings: { title: "New bookings", release: "bookings" },
@@ -33,10 +32,9 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
 };
 
 /**
- * A despatched consignment's Tracking and Enquiries buttons (spec 1 section 4) open
- * /consignment/{id}/{screen}; until their releases land that page says so for the consignment.
+ * A despatched consignment's Enquiries button (spec 1 section 4) opens /consignment/{id}/{screen};
+ * until its release lands that page says so for the consignment. (Tracking is /tracking/{id}.)
  */
 export const PLANNED_CONSIGNMENT_SCREENS: Record<string, { title: string; release: string }> = {
-  tracking: { title: "Tracking", release: "tracking" },
   enquiries: { title: "Enquiries", release: "enquiries" },
 };

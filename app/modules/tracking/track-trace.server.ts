@@ -10,8 +10,8 @@ import type { DbOrTx } from "../../../db/client.server";
 import { addresses, carrierAccounts, carriers, consignments, trackingEvents, type ConsignmentState } from "../../../db/schema";
 import { addressJson, type AddressJson } from "../addresses/address-json";
 import type { CurrentUser } from "../auth/current-user.server";
-import { adapterFor } from "../carriers/adapters.server";
-import { notFound } from "../../utils/errors";
+import { adapterFor, type CarrierInfo } from "../carriers/adapters.server";
+import { AppError, notFound } from "../../utils/errors";
 import { trackingScope } from "./scope";
 import type { TrackingEvent } from "./states";
 import { coordinatesOf } from "./subjects.server";
@@ -38,8 +38,13 @@ export interface TrackTraceJson {
   events: TrackingEventJson[];
   metadata: {
     consignment_id: number;
+    /** the sending site: the screen reads times in its zone and dates in its country's format */
+    site_id: number;
     consignment_number: string | null;
     consignment_state: ConsignmentState;
+    is_quote: boolean;
+    /** false once deleted or merged */
+    active: boolean;
     carrier_name: string | null;
     carrier_code: string | null;
     estimated_delivery_date: string | null;
@@ -66,6 +71,11 @@ export const eventJson = (e: typeof trackingEvents.$inferSelect): TrackingEventJ
   source: e.source,
 });
 
+type JoinedCarrier = { code: string | null; name: string | null; webUrl: string | null; options: CarrierInfo["options"] | null } | null;
+
+/** The consignment's carrier (left-joined through its account) as the adapters take it; none without an account. */
+const carrierOf = (c: JoinedCarrier): CarrierInfo | null => (c?.code ? { code: c.code, name: c.name!, webUrl: c.webUrl, options: c.options ?? {} } : null);
+
 export async function trackTrace(db: DbOrTx, user: CurrentUser, id: number): Promise<TrackTraceJson> {
   const sender = alias(addresses, "sender");
   const receiver = alias(addresses, "receiver");
@@ -90,13 +100,16 @@ export async function trackTrace(db: DbOrTx, user: CurrentUser, id: number): Pro
     const json = addressJson(places[k]);
     return json ? { ...json, latitude: points[k]?.latitude ?? null, longitude: points[k]?.longitude ?? null } : null;
   };
-  const carrier = row.carrier?.code ? { code: row.carrier.code, name: row.carrier.name!, webUrl: row.carrier.webUrl, options: row.carrier.options ?? {} } : null;
+  const carrier = carrierOf(row.carrier);
   return {
     events: events.map(eventJson),
     metadata: {
       consignment_id: c.id,
+      site_id: c.siteId,
       consignment_number: c.consignmentNumber,
       consignment_state: c.state,
+      is_quote: c.isQuote,
+      active: c.active,
       carrier_name: carrier?.name ?? null,
       carrier_code: carrier?.code ?? null,
       estimated_delivery_date: c.estimatedDeliveryDate,
@@ -106,4 +119,21 @@ export async function trackTrace(db: DbOrTx, user: CurrentUser, id: number): Pro
       pod_url: events.find((e) => e.podUrl)?.podUrl ?? null,
     },
   };
+}
+
+export const NO_CARRIER_WEBSITE = "The carrier of this consignment has no tracking website.";
+
+/** GET /api/external_tracking/{consignment_id}: the carrier's page for this consignment (the Carrier Website button). */
+export async function externalTracking(db: DbOrTx, user: CurrentUser, id: number): Promise<{ url: string }> {
+  const [row] = await db
+    .select({ number: consignments.consignmentNumber, carrier: { code: carriers.code, name: carriers.name, webUrl: carriers.webUrl, options: carriers.options } })
+    .from(consignments)
+    .leftJoin(carrierAccounts, eq(carrierAccounts.id, consignments.carrierAccountId))
+    .leftJoin(carriers, eq(carriers.id, carrierAccounts.carrierId))
+    .where(and(eq(consignments.id, id), trackingScope(user)));
+  if (!row) throw notFound("Consignment");
+  const carrier = carrierOf(row.carrier);
+  const url = carrier ? adapterFor(carrier).trackingUrl(row.number) : null;
+  if (!url) throw new AppError("not_found", NO_CARRIER_WEBSITE);
+  return { url };
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "consignments" ADD COLUMN "public_tracking_token" uuid DEFAULT gen_random_uuid() NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "consignments_public_tracking_token_idx" ON "consignments" USING btree ("public_tracking_token");
