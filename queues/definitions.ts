@@ -9,6 +9,7 @@ import { emailReturnDocuments } from "../app/modules/despatch/return-email.serve
 import { releaseDespatch } from "../app/modules/despatch/recovery.server";
 import { fetchAndRecord, fetchMessage, MAX_FETCH, startTrackingAfterDespatch, type FetchResult } from "../app/modules/tracking/feed.server";
 import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../app/modules/tracking/replay.server";
+import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
 
@@ -54,6 +55,7 @@ export const JOBS = {
     run: async ({ db, mailer, renderer, queue }, payload, progress) => {
       const result = await runDespatch(db, payload, progress);
       await startTrackingAfterDespatch(db, queue, result.despatched);
+      await notifyDespatched(queue, result.despatched);
       // Despatch + email of a return: its labels and manifest go to the pickup contact
       if (!payload.sendEmail) return result;
       for (const id of result.despatched) await emailReturnDocuments({ db, mailer, renderer }, payload.userId, id);
@@ -70,6 +72,7 @@ export const JOBS = {
     run: async ({ db, queue }, payload, progress) => {
       const result = await runDespatch(db, payload, progress);
       await startTrackingAfterDespatch(db, queue, result.despatched);
+      await notifyDespatched(queue, result.despatched);
       return result;
     },
     release: releaseDespatch,
@@ -79,7 +82,14 @@ export const JOBS = {
     payload: z.object({ consignmentIds: z.array(z.number().int().positive()).min(1).max(MAX_FETCH) }),
     startMessage: "Fetching tracking events...",
     doneMessage: (r: FetchResult) => fetchMessage(r),
-    run: ({ db }, payload) => fetchAndRecord(db, payload.consignmentIds),
+    run: ({ db, queue }, payload) => fetchAndRecord(db, payload.consignmentIds, { notify: queue }),
+  }),
+  // consignments entered a trigger state: their receivers' notifications (issue 14 item 7)
+  "notifications.send": define({
+    payload: notificationsPayload,
+    startMessage: "Sending notifications...",
+    doneMessage: (r: SendResult) => sendMessage(r),
+    run: ({ db, mailer }, payload) => sendNotifications({ db, mailer }, payload),
   }),
   // /manage_tracking: ask carriers again and record what was missed (idempotent)
   "tracking.replay": define({

@@ -12,6 +12,8 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   PGLITE_DIR: z.string().optional(),
   SMTP_URL: z.string().optional(),
+  /** set: text messages are posted to this HTTP gateway as JSON { to, body }; unset: kept in the SMS outbox (mailbox page) */
+  SMS_GATEWAY_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("FreightDesk <no-reply@freightdesk.local>"),
   APP_URL: z.string().url().optional(),
   /** "0" runs no queue worker in the web process (use `npm run worker` instead) */

@@ -35,3 +35,11 @@ export function pageId(value: string | undefined): number {
   if (!/^\d+$/.test(text) || id < 1 || id > MAX_ID) throw new Response("Not Found", { status: 404 });
   return id;
 }
+
+/**
+ * A secret address's id (a public tracking token, a template image): a UUID, lower-cased, or null
+ * for anything else, which then reaches no query and reads like an id that names nothing.
+ */
+export function uuidOrNull(value: string | undefined): string | null {
+  return value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ? value.toLowerCase() : null;
+}

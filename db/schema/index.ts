@@ -8,3 +8,4 @@ export * from "./jobs";
 export * from "./rating";
 export * from "./printers";
 export * from "./tracking";
+export * from "./notifications";

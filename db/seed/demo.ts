@@ -1,6 +1,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.server";
-import { customers, printers, users } from "../schema";
+import { customers, notificationConfigs, notificationTypes, printers, users } from "../schema";
 import {
   DEMO_PASSWORD,
   createAddress,
@@ -38,7 +38,8 @@ export async function seedDemoIfEmpty(db: DbOrTx): Promise<boolean> {
   const [{ n }] = (await db.select({ n: count() }).from(customers)) as [{ n: number }];
   if (Number(n) > 0) return false;
   await db.transaction(async (tx) => {
-    await seedDemo(tx);
+    const demo = await seedDemo(tx);
+    await seedNotificationDemo(tx, demo.acme.id);
   });
   // zones, rate cards, levies and surcharges so the demo can rate anywhere in Australia
   await seedRatingDemo(db);
@@ -194,5 +195,41 @@ export async function seedDemo(db: DbOrTx) {
     await createNotice(db, acme.id, { ...n, publishAt: new Date(now - (i + 1) * 86_400_000), publishTo: userIds });
   }
 
-  return { acme, testCustomer, oldCustomer, sites: { melbourne, sydney, losAngeles } };
+  // the kinds of notification every install offers (super admins may add more)
+  const [email, sms] = await db
+    .insert(notificationTypes)
+    .values([
+      { name: "Email", fieldName: "email", maxLength: null },
+      { name: "SMS", fieldName: "phone", maxLength: 160 },
+    ])
+    .returning();
+
+  return { acme, testCustomer, oldCustomer, sites: { melbourne, sydney, losAngeles }, notificationTypes: { email: email!, sms: sms! } };
+}
+
+/**
+ * The demo's receivers hear when their goods are on board and delivered (kept out of seedDemo, so
+ * the tests' worlds send no notification they did not set up).
+ */
+export async function seedNotificationDemo(db: DbOrTx, customerId: number) {
+  const [email] = await db.select().from(notificationTypes).where(eq(notificationTypes.name, "Email"));
+  await db.insert(notificationConfigs).values([
+    {
+      customerId,
+      parentType: "customer",
+      parentId: customerId,
+      notificationTypeId: email!.id,
+      consignmentState: "on_board_for_delivery",
+      template:
+        "<p>Hello {{ receiver_name }},</p><p>Your delivery from {{ sender_name }} ({{ carrier_name }} consignment {{ consignment_number }}) is on board for delivery today.</p><p>Follow it here: <a href=\"{{ public_tracking_url }}\">{{ public_tracking_url }}</a></p>",
+    },
+    {
+      customerId,
+      parentType: "customer",
+      parentId: customerId,
+      notificationTypeId: email!.id,
+      consignmentState: "delivered_with_pod",
+      template: "<p>Hello {{ receiver_name }},</p><p>{{ carrier_name }} consignment {{ consignment_number }} from {{ sender_name }} has been delivered.</p><p>Proof of delivery: <a href=\"{{ public_tracking_url }}\">{{ public_tracking_url }}</a></p>",
+    },
+  ]);
 }

@@ -24,7 +24,7 @@ async function despatchedSimex(page: Page, reference: string): Promise<{ id: num
       service_code: "ONT",
       pickup_at: `${date} 10:00`,
       sender_address: { name: "Melbourne DC", address_line_1: "120 Frankston Dandenong Road", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC" },
-      receiver_address: { name: "Tracking E2E Receiver", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" },
+      receiver_address: { name: "Tracking E2E Receiver", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD", email: `${reference.toLowerCase()}@example.net` },
       items: [{ quantity: 1, item_type_id: carton, length: 40, width: 30, height: 30, weight_in_uom: 8 }],
     },
   });
@@ -96,6 +96,18 @@ test("a despatched SIMEX consignment's journey shows on its tracking screen; the
   } finally {
     await stranger.close();
   }
+
+  // the demo's delivered notification reached the receiver, once, through the mailer (the mailbox without SMTP)
+  await page.goto("/mailbox");
+  const mail = page.getByTestId("mail-message").filter({ hasText: `consignment ${c.number}: Delivered (proof of delivery)` });
+  await expect(async () => {
+    await page.reload();
+    await expect(mail).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(mail).toContainText("to e2e-tracking@example.net");
+  await expect(mail).toContainText(`Hello Tracking E2E Receiver,`);
+  // links in e-mails start with APP_URL (here unset: the server's own localhost address)
+  await expect(mail).toContainText(new URL(publicUrl).pathname);
 });
 
 test("a new link from the modal replaces the old one, which then says it is no longer valid", async ({ page, browser }) => {

@@ -244,7 +244,8 @@ describe("the screen (server-rendered, no JavaScript)", () => {
     const lax = superUser.sites.find((s) => s.code === "LAX")!.id;
     const day = plusDays(todayIn("America/Los_Angeles"), 6);
     const [src] = await server.db.select().from(consignments).where(eq(consignments.id, c.ready.id));
-    const { id: _id, ...copy } = src!;
+    // each copy gets its own public tracking token (the column is unique)
+    const { id: _id, publicTrackingToken: _token, ...copy } = src!;
     await server.db.insert(consignments).values(Array.from({ length: 1000 }, () => ({ ...copy, siteId: lax, despatchDate: day, labelsPrintedAt: null })));
     const html = await page(superDespatcher, "/consignments/metadata/next_7_days?site=LAX");
     expect(html).toMatch(/data-testid="count-labels_to_print" data-wide="true">1000</);

@@ -82,7 +82,11 @@ export const fetchMessage = (r: FetchResult) =>
  * Asks each consignment's carrier for its events until `now` and records them (source carrier),
  * committing every RECORD_BATCH events or so. `progress` hears the share of consignments done.
  */
-export async function fetchAndRecord(db: DbOrTx, ids: number[], options: { now?: Date; progress?: (done: number, total: number) => Promise<void> } = {}): Promise<FetchResult> {
+export async function fetchAndRecord(
+  db: DbOrTx,
+  ids: number[],
+  options: { now?: Date; progress?: (done: number, total: number) => Promise<void>; notify?: JobQueue | null } = {},
+): Promise<FetchResult> {
   const now = options.now ?? new Date();
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   const loaded = await loadSubjects(db, ids, { places: false });
@@ -92,7 +96,7 @@ export async function fetchAndRecord(db: DbOrTx, ids: number[], options: { now?:
     const events = (await adapterFor(group[0]!.carrier).fetchTrackingEvents({ db, now }, group.map((g) => g.subject))).map(incomingOf);
     fetched += events.length;
     for (const batch of batchesByConsignment(events)) {
-      const recorded = await recordTrackingEvents(db, batch, { source: "carrier", userId: null });
+      const recorded = await recordTrackingEvents(db, batch, { source: "carrier", userId: null, notify: options.notify });
       for (const o of recorded.outcomes) counts[o]++;
     }
     done += group.length;

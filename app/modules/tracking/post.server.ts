@@ -16,6 +16,7 @@ import type { CarrierEvent } from "../carriers/adapters.server";
 import { incomingOf, recordTrackingEvents, type IncomingEvent } from "./record.server";
 import { OUTCOME_MESSAGES, OUTCOMES, type Outcome } from "./rules";
 import { postEventsSchema, type PostedEvent } from "./schema";
+import type { JobQueue } from "../../../queues/queue.server";
 
 export interface PostedOutcome {
   index: number;
@@ -57,7 +58,7 @@ async function resolveNumbers(db: DbOrTx, numbers: string[], customerId: number 
   return out;
 }
 
-export async function postTrackingEvents(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<PostAnswer> {
+export async function postTrackingEvents(db: DbOrTx, user: CurrentUser, raw: unknown, queue: JobQueue | null = null): Promise<PostAnswer> {
   authorize(user, canPostTrackingEvents);
   const { events } = parseOrThrow(postEventsSchema, raw);
   const idsOf = await resolveNumbers(db, [...new Set(events.map((e) => e.consignment_number))], isAdmin(user) ? null : user.homeCustomerId);
@@ -72,7 +73,7 @@ export async function postTrackingEvents(db: DbOrTx, user: CurrentUser, raw: unk
   const recorded = await recordTrackingEvents(
     db,
     known.map((k) => k.event),
-    { source: "api", userId: user.id },
+    { source: "api", userId: user.id, notify: queue },
   );
   known.forEach((k, i) => (outcomes[k.index] = recorded.outcomes[i]!));
 

@@ -3,6 +3,7 @@
  * address and its words read. Pure, so the screen, the API and the public page share one copy.
  */
 import type { ConsignmentState } from "../../../db/schema/consignments";
+import { uuidOrNull } from "../../utils/ids";
 
 /** The page a receiver opens without signing in: /track/{token}. */
 export const PUBLIC_TRACKING_PATH = "/track/";
@@ -31,9 +32,7 @@ export function publicTrackingUrl(baseUrl: string, token: string): string {
 }
 
 /** A link's token as the database keeps it: a UUID, anything else is no link (and no query). */
-export function tokenOrNull(value: string | undefined): string | null {
-  return value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ? value.toLowerCase() : null;
-}
+export const tokenOrNull = uuidOrNull;
 
 const WORDS: Partial<Record<ConsignmentState, string>> = {
   despatching: "Being despatched",

@@ -7,6 +7,7 @@
  */
 import { asc, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
+import type { JobQueue } from "../../../queues/queue.server";
 import { consignments, trackingEvents, type ConsignmentState } from "../../../db/schema";
 import { rowsOf } from "../../utils/sql-rows";
 import type { CarrierEvent } from "../carriers/adapters.server";
@@ -72,7 +73,11 @@ const INSERT_CHUNK = 2000;
  * consignment no longer there answers unknown_consignment. `userId` is who the history names
  * (null for a carrier's fetch run by a job).
  */
-export async function recordTrackingEvents(db: DbOrTx, events: readonly IncomingEvent[], options: { source: "api" | "carrier"; userId: number | null }): Promise<Recorded> {
+export async function recordTrackingEvents(
+  db: DbOrTx,
+  events: readonly IncomingEvent[],
+  options: { source: "api" | "carrier"; userId: number | null; notify?: JobQueue | null },
+): Promise<Recorded> {
   const outcomes: Outcome[] = new Array(events.length);
   const states = new Map<number, ConsignmentState>();
   if (!events.length) return { outcomes, states, changes: [], stored: 0 };
@@ -109,6 +114,7 @@ export async function recordTrackingEvents(db: DbOrTx, events: readonly Incoming
     }
 
     const drawnPods: number[] = [];
+    const storedIds: number[] = [];
     for (let i = 0; i < toInsert.length; i += INSERT_CHUNK) {
       // one parameter (a JSON array) for the whole chunk: binding thousands of parameters cost more than the insert
       const rows = toInsert.slice(i, i + INSERT_CHUNK).map((e) => ({
@@ -133,6 +139,7 @@ export async function recordTrackingEvents(db: DbOrTx, events: readonly Incoming
           returning id, pod_url = ${GENERATED} as drawn`),
       );
       drawnPods.push(...inserted.filter((r) => r.drawn).map((r) => Number(r.id)));
+      storedIds.push(...inserted.map((r) => Number(r.id)));
     }
     if (drawnPods.length) {
       await tx
@@ -142,6 +149,10 @@ export async function recordTrackingEvents(db: DbOrTx, events: readonly Incoming
     }
 
     const changes = await moveStates(tx, moves, options.userId);
+    // the notifications these changes call for, queued with them: committed together or not at all
+    if (options.notify && (changes.length || storedIds.length)) {
+      await options.notify.enqueue("notifications.send", { changes: changes.map((c) => ({ consignmentId: c.consignmentId, state: c.to })), eventIds: storedIds }, { tx });
+    }
     return { outcomes, states, changes, stored: toInsert.length };
   });
 }

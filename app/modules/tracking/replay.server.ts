@@ -122,7 +122,7 @@ export async function runReplay(db: Db, queue: JobQueue | null, payload: z.infer
     const step = ids.slice(i, i + STEP);
     // what is due already is fetched just below; only the rest of a new journey waits in the queue
     if (queue) await startTracking(db, queue, step, { onlyFuture: true });
-    const got = await fetchAndRecord(db, step);
+    const got = await fetchAndRecord(db, step, { notify: queue });
     fetched += got.fetched;
     for (const o of OUTCOMES) counts[o] += got.counts[o];
     const done = Math.min(ids.length, i + STEP);

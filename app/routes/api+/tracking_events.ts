@@ -8,7 +8,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return api(async () => {
     assertMethod(request, "POST");
     const { user } = await requireApiUser(context, request);
-    return postTrackingEvents(context.db, user, await readBody(request));
+    return postTrackingEvents(context.db, user, await readBody(request), context.queue);
   });
 }
 
