@@ -23,8 +23,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   customers: { title: "Customers", release: "administration" },
   carriers: { title: "Carriers", release: "administration" },
   carrier: { title: "Carrier", release: "administration" },
-  index_notification_types: { title: "Notification types", release: "administration" },
-  notification_types: { title: "Notification type", release: "administration" },
   notices: { title: "Notices", release: "administration" },
   branding: { title: "Branding", release: "administration" },
   myob: { title: "MYOB link", release: "finance" },
