@@ -23,7 +23,7 @@ export { RendererUnavailable } from "./modules/printing/renderer.server";
 export { SignInAttemptStore } from "./modules/auth/sign-in-counts.server";
 export { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "./modules/auth/limits";
 export { SESSION_COOKIE } from "./modules/auth/sessions.server";
-export { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "./utils/upload-limits";
+export { FILE_TOO_LARGE, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, MAX_UPLOAD_BYTES } from "./utils/upload-limits";
 // the browser PDFs print with, logged at start-up
 export { chooseBrowser, describeBrowser } from "./modules/printing/browser-path.server";
 

@@ -5,3 +5,8 @@
  */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const FILE_TOO_LARGE = "The file is larger than 10 MB.";
+
+/** An image placed in a notification template (POST /api/notifications_media_upload). */
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+export const IMAGE_TOO_LARGE = "Images must be 2 MB or smaller.";
+export const IMAGE_TYPES_ONLY = "Only PNG, JPEG, GIF or WebP images can be uploaded.";

@@ -298,6 +298,10 @@ test("staff screens, as an admin", async ({ page }) => {
   });
   await visit(page, `/customers/${ACME}/surcharges`, "surcharges");
   await visit(page, `/customers/${ACME}/site_services?site=MEL`, "carriers & services");
+  await visit(page, `/customers/${ACME}/notification_configs`, "notification preferences", async (p) => {
+    await hydrated("notification-preferences")(p);
+    await expect(p.locator('[data-editor="quill"]')).toBeVisible();
+  });
   await test.step("info dialog", async () => {
     await page.goto("/");
     await hydrated("consignment-screen")(page);
@@ -320,6 +324,10 @@ test("a super admin's home, and the finance view", async ({ page }) => {
     await expect(page.locator("[data-job-status]")).toBeVisible();
     await audit(page, "home with a job's progress");
   });
+  await visit(page, "/index_notification_types", "notification types");
+  await visit(page, "/index_notification_types?saved=1", "notification types, saved");
+  await visit(page, "/notification_types", "new notification type");
+  await visit(page, "/notification_types/1", "notification type");
   await page.context().clearCookies();
   await signIn(page, "finance@example.com");
   await visit(page, "/invoices_payable", "payable invoices (later release, finance view)");

@@ -85,6 +85,8 @@ function baseBody(path: string): Record<string, unknown> {
     return { ...consignmentBody(), version: 1, return_type: "return", return_info: { ready_at: "2030-01-07 09:00", closing_at: "2030-01-07 17:00", contact_name: "Pat", phone_number: "0300001111" } };
   }
   if (path === "/api/tracking_events") return { events: [{ consignment_number: "SXMEL1000001", event: "picked_up", event_time: "2026-05-04T09:00:00+10:00" }] };
+  if (path.startsWith("/api/notification_types")) return { name: "Junk type", max_length: 160, field_name: "phone" };
+  if (/notification_configs|update_account_notifications/.test(path)) return { notification_type: 1, consignment_state: "despatched", status: true, template: "<p>Hello {{ receiver_name }}</p>", selected_account_ids: [] };
   if (path.startsWith("/users/sign_in")) return { user: { email: "despatcher@example.com", password: "wrong-password-1" } };
   return { ids: [consignmentId], id: consignmentId, source_id: consignmentId, options: { a: 1 }, carrier_code: "SIMEX", seen: true };
 }

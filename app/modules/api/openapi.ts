@@ -3,6 +3,8 @@
  * file under app/routes/api+ and users+ has its path here and every path here has a route.
  */
 import { errorResponses, idParam, ok } from "./openapi-parts";
+import { notificationConfigPaths } from "./openapi-notification-configs";
+import { notificationTypePaths } from "./openapi-notification-types";
 import { trackingPaths } from "./openapi-tracking";
 
 export const openApiDocument = {
@@ -237,5 +239,7 @@ export const openApiDocument = {
     "/api/next_business_day": { get: { summary: "?country&region&date: the first business day after the date (by default the caller's today at their default site)", responses: ok("{ date }") } },
     "/api/openapi.json": { get: { summary: "This document", responses: ok("OpenAPI 3.1") } },
     ...trackingPaths,
+    ...notificationTypePaths,
+    ...notificationConfigPaths,
   },
 } as const;

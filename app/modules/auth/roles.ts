@@ -75,6 +75,8 @@ export const homeButtons = {
   zones: isAdmin,
   rateEditor: isAdmin,
   notificationTypes: isSuperAdmin,
+  /** the working customer's notification preferences (spec 2 section 6: the notifications view) */
+  notificationPreferences: canViewNotifications,
   notices: (u: AccessSubject) => isAdmin(u) && u.role !== "customer_service",
   manageTracking: (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u),
   // "admin but not customer_service, or super admin": the admin role itself, not the Admin helper

@@ -50,4 +50,10 @@ describe("navigation by view (spec 1 section 2)", () => {
     ]);
     expect(labels(adminButtons({ role: "super_admin" }))).toContain("Notification Types");
   });
+  it("notification preferences of the working customer: devs, super admins and admins, not customer service", () => {
+    for (const role of ["devs", "super_admin", "admin"] as const) {
+      expect(adminButtons({ role }, 7).find((b) => b.label === "Notification Preferences")?.to, role).toBe("/customers/7/notification_configs");
+    }
+    for (const role of ["customer_service", "despatcher"] as const) expect(labels(adminButtons({ role }, 7)), role).not.toContain("Notification Preferences");
+  });
 });

@@ -48,13 +48,17 @@ export function enquiriesMenu(u: AccessSubject, enquiryTypes: string[] = []): Na
   ];
 }
 
-/** Home page admin buttons, each by its role rule (spec 2 "Home (admin part)"). */
-export function adminButtons(u: AccessSubject): NavLink[] {
+/**
+ * Home page admin buttons, each by its role rule (spec 2 "Home (admin part)"). `customerId`, the
+ * customer the user works in, adds the links into that customer's administration.
+ */
+export function adminButtons(u: AccessSubject, customerId?: number): NavLink[] {
   const all: Array<[keyof typeof homeButtons, NavLink]> = [
     ["editCustomers", { to: "/index_customers", label: "Edit Customers" }],
     ["editCarriers", { to: "/carriers", label: "Edit Carriers" }],
     ["zones", { to: "/zones", label: "Zones" }],
     ["notificationTypes", { to: "/index_notification_types", label: "Notification Types" }],
+    ...(customerId ? [["notificationPreferences", { to: `/customers/${customerId}/notification_configs`, label: "Notification Preferences" }] satisfies [keyof typeof homeButtons, NavLink]] : []),
     ["rateEditor", { to: "/rate_editor", label: "Rate Editor" }],
     ["notices", { to: "/notices", label: "Notices" }],
     ["manageTracking", { to: "/manage_tracking", label: "Manage Tracking" }],

@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: { id: user.id, view: user.view, customerId: user.customer.id, customerName: user.customer.name, firstName: user.firstName },
     notices,
     customers,
-    adminButtons: adminButtons(user),
+    adminButtons: adminButtons(user, user.customer.id),
     canRunMaintenance: canRunMaintenance(user),
     job: job ? { id: jobId!, status: job } : null,
   };
