@@ -74,3 +74,36 @@ export async function startRatedConsignment(page: Page, quantity = "1") {
   await page.getByLabel("Item type line 1").selectOption({ label: "Carton" });
   await expect(page.getByTestId("rate").first()).toBeVisible();
 }
+
+/**
+ * A SIMEX consignment from Melbourne to Woolloongabba, created and despatched through the API (the
+ * despatch job waited for); the receiver named as given. Answers its id and number.
+ */
+export async function despatchedSimex(page: Page, reference: string, receiver: { name: string; email?: string }): Promise<{ id: number; number: string }> {
+  const json = { headers: { Accept: "application/json" } };
+  const date = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  await page.goto("/");
+  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
+  const carton = Number(await page.getByLabel("Item type line 1").locator("option", { hasText: "Carton" }).first().getAttribute("value"));
+  const created = await page.request.post("/api/consignments", {
+    ...json,
+    data: {
+      site_code: "MEL",
+      reference,
+      despatch_date: date,
+      carrier_code: "SIMEX",
+      service_code: "ONT",
+      pickup_at: `${date} 10:00`,
+      sender_address: { name: "Melbourne DC", address_line_1: "120 Frankston Dandenong Road", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC" },
+      receiver_address: { ...receiver, address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" },
+      items: [{ quantity: 1, item_type_id: carton, length: 40, width: 30, height: 30, weight_in_uom: 8 }],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const c = await created.json();
+  const res = await page.request.put("/api/consignments/despatch_all", { ...json, data: { ids: [c.id] } });
+  const { job_id } = await res.json();
+  await expect.poll(async () => (await (await page.request.get(`/api/job_status/${job_id}`, json)).json()).status, { timeout: 20_000 }).toBe("complete");
+  const number = (await (await page.request.get(`/api/consignments/${c.id}`, json)).json()).consignment_number as string;
+  return { id: c.id, number };
+}

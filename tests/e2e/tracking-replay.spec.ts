@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { countMouse, despatchedSimex, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
  * Tracking replay (issue 14 item 8; spec 2 /manage_tracking): a super admin replays a SIMEX
@@ -7,34 +7,6 @@ import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
  */
 
 const json = { headers: { Accept: "application/json" } };
-const date = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-
-/** A SIMEX consignment created and despatched through the API, its journey sped up to seconds. */
-async function despatchedSimex(page: Page, reference: string): Promise<string> {
-  await page.goto("/");
-  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
-  const carton = Number(await page.getByLabel("Item type line 1").locator("option", { hasText: "Carton" }).first().getAttribute("value"));
-  const created = await page.request.post("/api/consignments", {
-    ...json,
-    data: {
-      site_code: "MEL",
-      reference,
-      despatch_date: date,
-      carrier_code: "SIMEX",
-      service_code: "ONT",
-      pickup_at: `${date} 10:00`,
-      sender_address: { name: "Melbourne DC", address_line_1: "120 Frankston Dandenong Road", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC" },
-      receiver_address: { name: "Replay E2E Receiver", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" },
-      items: [{ quantity: 1, item_type_id: carton, length: 40, width: 30, height: 30, weight_in_uom: 8 }],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const c = await created.json();
-  const res = await page.request.put("/api/consignments/despatch_all", { ...json, data: { ids: [c.id] } });
-  const { job_id } = await res.json();
-  await expect.poll(async () => (await (await page.request.get(`/api/job_status/${job_id}`, json)).json()).status, { timeout: 20_000 }).toBe("complete");
-  return (await (await page.request.get(`/api/consignments/${c.id}`, json)).json()).consignment_number as string;
-}
 
 test.describe("manage tracking", () => {
   test.beforeEach(async ({ page }) => {
@@ -47,7 +19,7 @@ test.describe("manage tracking", () => {
   });
 
   test("a super admin replays a consignment's tracking with the keyboard and watches the job", async ({ page }) => {
-    const number = await despatchedSimex(page, "E2E-REPLAY-KEYS");
+    const number = (await despatchedSimex(page, "E2E-REPLAY-KEYS", { name: "Replay E2E Receiver" })).number;
     await page.goto("/manage_tracking");
     await expect(page.getByRole("heading", { name: "Manage tracking" })).toBeVisible();
     await countMouse(page);
@@ -63,7 +35,7 @@ test.describe("manage tracking", () => {
   });
 
   test("works without JavaScript: the form queues the job and a reload shows how it ended", async ({ page, browser, baseURL }) => {
-    const number = await despatchedSimex(page, "E2E-REPLAY-NOJS");
+    const number = (await despatchedSimex(page, "E2E-REPLAY-NOJS", { name: "Replay E2E Receiver" })).number;
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     try {
       const plain = await context.newPage();

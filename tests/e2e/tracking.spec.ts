@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { countMouse, despatchedSimex, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
  * Track and trace end to end (issue 14 items 2, 3 and 5): a SIMEX consignment is despatched, its
@@ -8,34 +8,6 @@ import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
  */
 
 const json = { headers: { Accept: "application/json" } };
-const date = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-
-async function despatchedSimex(page: Page, reference: string): Promise<{ id: number; number: string }> {
-  await page.goto("/");
-  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
-  const carton = Number(await page.getByLabel("Item type line 1").locator("option", { hasText: "Carton" }).first().getAttribute("value"));
-  const created = await page.request.post("/api/consignments", {
-    ...json,
-    data: {
-      site_code: "MEL",
-      reference,
-      despatch_date: date,
-      carrier_code: "SIMEX",
-      service_code: "ONT",
-      pickup_at: `${date} 10:00`,
-      sender_address: { name: "Melbourne DC", address_line_1: "120 Frankston Dandenong Road", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC" },
-      receiver_address: { name: "Tracking E2E Receiver", address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD", email: `${reference.toLowerCase()}@example.net` },
-      items: [{ quantity: 1, item_type_id: carton, length: 40, width: 30, height: 30, weight_in_uom: 8 }],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const c = await created.json();
-  const res = await page.request.put("/api/consignments/despatch_all", { ...json, data: { ids: [c.id] } });
-  const { job_id } = await res.json();
-  await expect.poll(async () => (await (await page.request.get(`/api/job_status/${job_id}`, json)).json()).status, { timeout: 20_000 }).toBe("complete");
-  const number = (await (await page.request.get(`/api/consignments/${c.id}`, json)).json()).consignment_number as string;
-  return { id: c.id, number };
-}
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, "superadmin@example.com");
@@ -49,7 +21,7 @@ test.afterEach(async ({ page }) => {
 test("a despatched SIMEX consignment's journey shows on its tracking screen; the public link is copied and opens signed out", async ({ page, browser, context }) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  const c = await despatchedSimex(page, "E2E-TRACKING");
+  const c = await despatchedSimex(page, "E2E-TRACKING", { name: "Tracking E2E Receiver", email: "e2e-tracking@example.net" });
 
   await page.goto(`/consignment/${c.id}`);
   await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
@@ -111,7 +83,7 @@ test("a despatched SIMEX consignment's journey shows on its tracking screen; the
 });
 
 test("a new link from the modal replaces the old one, which then says it is no longer valid", async ({ page, browser }) => {
-  const c = await despatchedSimex(page, "E2E-TRACKING-NEW-LINK");
+  const c = await despatchedSimex(page, "E2E-TRACKING-NEW-LINK", { name: "Tracking E2E Receiver", email: "e2e-tracking-new-link@example.net" });
   await page.goto(`/tracking/${c.id}`);
   await expect(page.getByTestId("tracking-screen")).toHaveAttribute("data-hydrated", "true");
   await page.getByRole("link", { name: "Tracking URL" }).focus();

@@ -1,11 +1,9 @@
 import { Link } from "@remix-run/react";
 import { localTime } from "~/modules/calendar/site-time";
 import { stateLabel } from "~/modules/consignments/list";
-import { NO_EVENTS } from "~/modules/tracking/public-link";
+import { NO_EVENTS, safeHref } from "~/modules/tracking/public-link";
 import type { TrackingEventJson } from "~/modules/tracking/track-trace.server";
 
-/** A carrier's link is shown only as http(s) (POST /api/tracking_events checks it too); our own drawn POD is a local path. */
-export const safeHref = (url: string | null | undefined) => (url && (/^https?:\/\//i.test(url) || /^\/(?!\/)/.test(url)) ? url : null);
 
 /**
  * The events, newest first (spec 1 section 2): Date (where the site reads it), Event (the

@@ -15,6 +15,7 @@ import { formatDisplayDate } from "../calendar/display-date";
 import { adapterFor } from "../carriers/adapters.server";
 import type { Mailer } from "../mail/mailer.server";
 import { publicTrackingUrl, stateWords } from "../tracking/public-link";
+import { carrierOf } from "../tracking/track-trace.server";
 import { env } from "../../utils/env.server";
 import { rowsOf } from "../../utils/sql-rows";
 import { applicableConfigs, dedupeKey, fitLength, itemsToSend, type Item } from "./resolve";
@@ -87,7 +88,7 @@ type Context = Awaited<ReturnType<typeof consignmentContext>>[number];
 /** The dynamic tags' values for one consignment and the state it entered (spec 2 section 9). */
 export function tagValues(c: Context, state: string, baseUrl: string): TemplateValues {
   const r = c.receiver;
-  const carrier = c.carrier?.code ? { code: c.carrier.code, name: c.carrier.name!, webUrl: c.carrier.webUrl, options: c.carrier.options ?? {} } : null;
+  const carrier = carrierOf(c.carrier);
   const country = r?.country ?? "AUSTRALIA";
   return {
     receiver_name: r?.name ?? "",

@@ -27,6 +27,9 @@ export function linkOffered(c: { state: ConsignmentState | null | undefined; isQ
   return c.active;
 }
 
+/** A carrier's link is shown only as http(s) (POST /api/tracking_events checks it too); our own drawn POD is a local path. */
+export const safeHref = (url: string | null | undefined) => (url && (/^https?:\/\//i.test(url) || /^\/(?!\/)/.test(url)) ? url : null);
+
 export function publicTrackingUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, "")}${PUBLIC_TRACKING_PATH}${token}`;
 }

@@ -5,7 +5,7 @@
  * inline (the CSP allows inline styles, not scripts). Every text from a carrier is escaped.
  */
 import { escapeHtml as e } from "../../utils/html";
-import { LINK_NOT_FOUND, NO_EVENTS } from "./public-link";
+import { LINK_NOT_FOUND, NO_EVENTS, safeHref } from "./public-link";
 import type { PublicTrackingJson } from "./public-link.server";
 
 const STYLE = `
@@ -52,11 +52,8 @@ ${body}
 `;
 }
 
-/** A carrier's link is written only as http(s); our own drawn POD is a local path. */
-const safeHref = (url: string) => (/^https?:\/\//i.test(url) || /^\/(?!\/)/.test(url) ? url : null);
-
 export function publicTrackingPage(t: PublicTrackingJson): string {
-  const pod = t.pod_url ? safeHref(t.pod_url) : null;
+  const pod = safeHref(t.pod_url);
   const events = t.events.length
     ? `<ol data-testid="public-events">${t.events
         .map((ev) => `<li><p class="status">${e(ev.status)}</p>${ev.message ? `<p>${e(ev.message)}</p>` : ""}<p class="when">${e(ev.at)}</p></li>`)

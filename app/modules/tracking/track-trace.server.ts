@@ -74,7 +74,7 @@ export const eventJson = (e: typeof trackingEvents.$inferSelect): TrackingEventJ
 type JoinedCarrier = { code: string | null; name: string | null; webUrl: string | null; options: CarrierInfo["options"] | null } | null;
 
 /** The consignment's carrier (left-joined through its account) as the adapters take it; none without an account. */
-const carrierOf = (c: JoinedCarrier): CarrierInfo | null => (c?.code ? { code: c.code, name: c.name!, webUrl: c.webUrl, options: c.options ?? {} } : null);
+export const carrierOf = (c: JoinedCarrier): CarrierInfo | null => (c?.code ? { code: c.code, name: c.name!, webUrl: c.webUrl, options: c.options ?? {} } : null);
 
 export async function trackTrace(db: DbOrTx, user: CurrentUser, id: number): Promise<TrackTraceJson> {
   const sender = alias(addresses, "sender");

@@ -2,13 +2,13 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Link, useActionData, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Alerts } from "~/components/Alerts";
-import { EventsTable, safeHref } from "~/components/tracking/EventsTable";
+import { EventsTable } from "~/components/tracking/EventsTable";
 import { JourneyMap } from "~/components/tracking/JourneyMap";
 import { TrackingUrlDialog } from "~/components/tracking/TrackingUrlDialog";
 import { requireUser } from "~/modules/auth/guard.server";
 import { formatDisplayDate } from "~/modules/calendar/display-date";
 import { stateLabel } from "~/modules/consignments/list";
-import { JOURNEY_OVER, LOADING_EVENTS } from "~/modules/tracking/public-link";
+import { JOURNEY_OVER, LOADING_EVENTS, safeHref } from "~/modules/tracking/public-link";
 import { replaceTrackingLink } from "~/modules/tracking/public-link.server";
 import { trackingScreen } from "~/modules/tracking/screen.server";
 import { AppError } from "~/utils/errors";
