@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   date,
@@ -164,6 +165,11 @@ export const consignments = pgTable(
     // consignment list: the rows of one carrier service group by despatch date, keyset on id
     // (list.server.ts listGroupRows; the group's rows alone are read, whatever the other groups hold)
     index("consignments_customer_service_date_idx").on(t.customerId, t.serviceId, t.despatchDate, t.id),
+    // header search (spec 1 section 3): "starts with", case aside, on the number, the reference and
+    // the receiver's name within one customer (text_pattern_ops serves LIKE 'abc%')
+    index("consignments_customer_number_prefix_idx").on(t.customerId, sql`lower(${t.consignmentNumber}) text_pattern_ops`),
+    index("consignments_customer_reference_prefix_idx").on(t.customerId, sql`lower(${t.reference}) text_pattern_ops`),
+    index("consignments_customer_party_prefix_idx").on(t.customerId, sql`lower(${t.partyName}) text_pattern_ops`),
     // the public tracking page finds its consignment by the link's token
     uniqueIndex("consignments_public_tracking_token_idx").on(t.publicTrackingToken),
   ],

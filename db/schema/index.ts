@@ -9,3 +9,4 @@ export * from "./rating";
 export * from "./printers";
 export * from "./tracking";
 export * from "./notifications";
+export * from "./enquiries";
