@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type InputHTMLAttributes } from "react";
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 
 /** Typeahead timing of spec 1 sections 5 and 9: from 3 characters, 500 ms after the last key. */
 export const TYPEAHEAD_MIN = 3;
@@ -18,24 +18,32 @@ export function Typeahead<T>({
   label,
   inputClassName = "input",
   testId,
+  failureText,
+  listClassName = "w-full min-w-64",
   ...rest
 }: {
   value: string;
   onChange: (text: string) => void;
   search: (query: string, signal: AbortSignal) => Promise<T[]>;
-  render: (item: T) => string;
+  render: (item: T) => ReactNode;
   onPick: (item: T) => void;
   label?: string;
   inputClassName?: string;
   testId?: string;
+  /** when given, a failed search opens the list with this message (else a failure shows nothing) */
+  failureText?: (error: unknown) => string;
+  listClassName?: string;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">) {
   const listId = useId();
   const [items, setItems] = useState<T[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [query, setQuery] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const searchRef = useRef(search);
   searchRef.current = search;
+  const failureRef = useRef(failureText);
+  failureRef.current = failureText;
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -51,11 +59,18 @@ export function Typeahead<T>({
         .then((found) => {
           // results for a field the user has left must not open over the next one
           if (controller.signal.aborted || document.activeElement !== inputRef.current) return;
+          setFailure(null);
           setItems(found);
           setActive(found.length ? 0 : -1);
           setOpen(true);
         })
-        .catch(() => {});
+        .catch((error: unknown) => {
+          if (controller.signal.aborted || !failureRef.current || document.activeElement !== inputRef.current) return;
+          setFailure(failureRef.current(error));
+          setItems([]);
+          setActive(-1);
+          setOpen(true);
+        });
     }, TYPEAHEAD_WAIT_MS);
     return () => {
       clearTimeout(timer);
@@ -125,8 +140,12 @@ export function Typeahead<T>({
         }}
       />
       {open ? (
-        <ul id={listId} role="listbox" className="absolute z-30 mt-1 max-h-72 w-full min-w-64 overflow-auto rounded border border-slate-200 bg-white py-1 text-sm shadow-lg">
-          {items.length === 0 ? (
+        <ul id={listId} role="listbox" aria-label={label ?? rest["aria-label"]} className={`absolute z-30 mt-1 max-h-72 overflow-auto rounded border border-slate-200 bg-white py-1 text-sm text-slate-900 shadow-lg ${listClassName}`}>
+          {failure ? (
+            <li className="px-2 py-1 text-red-700" role="option" aria-selected={false} aria-disabled data-testid="typeahead-failure">
+              {failure}
+            </li>
+          ) : items.length === 0 ? (
             <li className="px-2 py-1 text-slate-500" role="option" aria-selected={false} aria-disabled>
               No matches found
             </li>

@@ -12,7 +12,7 @@ import { forbiddenMessage } from "../auth/guard.server";
 import { AppError } from "../../utils/errors";
 import { rowsOf } from "../../utils/sql-rows";
 import { parseOrThrow } from "../../utils/validation";
-import { advancedQuerySchema, type AdvancedQuery } from "./advanced-schema";
+import { advancedQuerySchema, type AdvancedQuery } from "./advanced-schema.server";
 import { ADVANCED_LIMIT, NO_CARRIER, PENDING, type AdvancedRow, type AdvancedSort, type DespatchType } from "./search";
 import { consignmentUrl, likeContains, likePrefix, rateFor, userScope } from "./search.server";
 

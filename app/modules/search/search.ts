@@ -3,6 +3,7 @@
  * typeahead and the advanced search. The vocabulary, limits, messages and the advanced criteria
  * schema, shared by the screens and the /api calls (plain .ts: the browser bundle reads it too).
  */
+import { stateLabel } from "../consignments/list";
 
 /** Typeahead: from 3 characters, at most 10 results (spec 1 section 9). */
 export const SEARCH_MIN = 3;
@@ -88,3 +89,6 @@ export interface AdvancedRow extends Omit<SearchResult, "receiver_address" | "re
   estimated_delivery_date: string | null;
   site_code: string;
 }
+
+/** A state in words: "despatch_failure" is "Despatch failure" (open is said as the list says it). */
+export const stateText = (state: string) => (state === "open" || state === "despatchable" ? (state === "open" ? "Not Ready" : "Ready") : stateLabel(state, false));

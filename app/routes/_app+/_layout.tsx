@@ -1,7 +1,9 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { useEffect } from "react";
+import { ConsignmentSearch } from "~/components/ConsignmentSearch";
 import { requireUser } from "~/modules/auth/guard.server";
+import { userSite } from "~/modules/calendar/site-time";
 import { listNotices, unseenNoticeCount } from "~/modules/notices/notices.server";
 import { enquiriesMenu, mainNavigation, userMenu } from "~/modules/shell/navigation";
 
@@ -26,6 +28,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     unseen,
     latestNotices: latest.notices,
+    // the header search writes despatch dates as the user's site does
+    dateCountry: userSite(user)?.country ?? "AUSTRALIA",
   });
 }
 
@@ -73,7 +77,7 @@ function useMenusClose() {
 const menuItem = "block px-3 py-1.5 text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none";
 
 export default function AppShell() {
-  const { user, unseen, latestNotices } = useLoaderData<typeof loader>();
+  const { user, unseen, latestNotices, dateCountry } = useLoaderData<typeof loader>();
   const location = useLocation();
   const here = location.pathname + location.search;
   useMenusClose();
@@ -98,20 +102,16 @@ export default function AppShell() {
               </NavLink>
             ))}
           </nav>
-          <Form method="get" action="/advanced" role="search" className="ml-auto flex gap-2">
-            <label htmlFor="consignment-search" className="sr-only">
-              Search consignments
-            </label>
-            <input id="consignment-search" name="query" type="search" placeholder="Search consignments" className="w-48 rounded px-2 py-1 text-sm text-slate-900" />
-            {user.view === "FINANCE" && (
-              <>
-                <label htmlFor="invoice-search" className="sr-only">
-                  Search invoices
-                </label>
-                <input id="invoice-search" name="invoice" type="search" placeholder="Search invoices" className="w-40 rounded px-2 py-1 text-sm text-slate-900" />
-              </>
-            )}
-          </Form>
+          <ConsignmentSearch country={dateCountry} />
+          {user.view === "FINANCE" && (
+            // invoices do not exist yet: their search box leads to the finance release's page
+            <Form method="get" action="/invoices_payable" role="search">
+              <label htmlFor="invoice-search" className="sr-only">
+                Search invoices
+              </label>
+              <input id="invoice-search" name="query" type="search" placeholder="Search invoices" className="w-40 rounded px-2 py-1 text-sm text-slate-900" />
+            </Form>
+          )}
           <Menu label="Enquiries">
             {enquiriesMenu(user).map((item) => (
               <Link key={item.to} to={item.to} className={menuItem}>
