@@ -1,5 +1,5 @@
 // Load generator for bench/run.ts, in a process of its own so the server keeps a core to itself.
-// argv: JSON { url | urls, method, headers, body, total, concurrency, expect? }; prints latencies (ms) as JSON.
+// argv: JSON { url | urls, method, headers, body | bodies, total, concurrency, expect? }; prints latencies (ms) as JSON.
 // node:http with keep-alive rather than fetch: fetch costs the caller several times the CPU, and
 // on two cores the caller's CPU is taken from the server being measured.
 import http from "node:http";
@@ -8,7 +8,7 @@ const spec = JSON.parse(process.argv[2]);
 const agent = new http.Agent({ keepAlive: true, maxSockets: spec.concurrency });
 const expected = spec.expect ?? [200, 299];
 
-function call(url) {
+function call(url, body) {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: spec.method ?? "GET", headers: spec.headers, agent }, (res) => {
       res.resume();
@@ -16,7 +16,7 @@ function call(url) {
       res.on("error", reject);
     });
     req.on("error", reject);
-    req.end(spec.body);
+    req.end(body);
   });
 }
 
@@ -28,8 +28,10 @@ await Promise.all(
     while (next < spec.total) {
       const i = next++;
       const url = Array.isArray(spec.urls) ? spec.urls[i % spec.urls.length] : spec.url;
+      // several bodies are taken in turn, like several urls
+      const body = Array.isArray(spec.bodies) ? spec.bodies[i % spec.bodies.length] : spec.body;
       const t = performance.now();
-      const status = await call(url);
+      const status = await call(url, body);
       if (status < expected[0] || status > expected[1]) throw new Error(`unexpected ${status} from ${url}`);
       samples.push(performance.now() - t);
     }

@@ -23,7 +23,7 @@ export function stats(samples: number[], wallMs: number): Stats {
  * Runs `total` HTTP calls with `concurrency` callers from a separate process (bench/load.mjs),
  * so the server in this process keeps a core of its own.
  */
-export async function loadFrom(spec: { url?: string; urls?: string[]; method?: string; headers?: Record<string, string>; body?: string; total: number; concurrency: number; expect?: [number, number] }): Promise<Stats> {
+export async function loadFrom(spec: { url?: string; urls?: string[]; method?: string; headers?: Record<string, string>; body?: string; bodies?: string[]; total: number; concurrency: number; expect?: [number, number] }): Promise<Stats> {
   // asynchronous: a synchronous child would stop this process, and the server in it, from answering
   const { stdout } = await execFileAsync(process.execPath, [path.join(import.meta.dirname, "load.mjs"), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 });
   const { samples, wallMs } = JSON.parse(stdout) as { samples: number[]; wallMs: number };
