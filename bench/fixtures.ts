@@ -25,7 +25,7 @@ export async function fillConsignments(db: Db, customerId: number, siteIds: numb
         case when g % 17 = 0 then 'return' end,
         r >= 0.98,
         case when r < 0.70 or (r >= 0.85 and r < 0.93) then 'CN' || lpad(g::text, 9, '0') end,
-        'PO-' || (g * 7919 % 1000003),
+        'PO-' || (g::bigint * 7919 % 1000003),
         date '${today}' + 7 - (g % ${days}),
         case when r < 0.75 or r >= 0.80 then (${serviceList})[1 + (g % ${svc.length})] end,
         case when r < 0.70 or (r >= 0.85 and r < 0.93) then now() end,
