@@ -6,7 +6,8 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, noticeReceipts, notices, users } from "../../../db/schema";
-import { authorize } from "../auth/guard.server";
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { authorize, requireUser } from "../auth/guard.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { homeButtons } from "../auth/roles";
 import { displayDateToIso } from "../calendar/display-date";
@@ -21,6 +22,13 @@ import { sanitizeNoticeHtml } from "./notices.server";
 /** Throws 403 unless the user may keep notices (staff, but not customer service: spec 2 section 6). */
 export function assertNoticeAdmin(user: CurrentUser): void {
   authorize(user, homeButtons.notices);
+}
+
+/** For the notices screens: others go to "/" (the path rule says so too; this says it in the route). */
+export async function requireNoticeAdmin(context: AppLoadContext, request: Request) {
+  const signed = await requireUser(context, request);
+  if (!homeButtons.notices(signed.user)) throw redirect("/");
+  return signed;
 }
 
 const notFound = () => new AppError("not_found", MESSAGES.notFound);

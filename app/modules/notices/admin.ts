@@ -67,3 +67,9 @@ export interface NoticeAdminJson {
   /** the publish date as the editor shows it, dd/mm/yyyy in the writer's site zone */
   publish_date: string;
 }
+
+/** The notices list's filter and page, from the URL (the screen) or the query (the API). */
+export const noticeListQuery = z.object({
+  customer_id: z.preprocess((v) => (v === "" ? undefined : v), idSchema("customer_id must be a customer id").optional()),
+  page: z.coerce.number({ error: "page must be a whole number from 1" }).int("page must be a whole number from 1").min(1, "page must be a whole number from 1").max(100_000, "page must be a whole number from 1").default(1),
+});
