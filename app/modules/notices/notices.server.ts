@@ -13,7 +13,8 @@ import { renderNoticeTags } from "./admin";
 export function sanitizeNoticeHtml(html: string): string {
   return sanitizeHtml(html, {
     allowedTags: ["p", "br", "strong", "b", "em", "i", "u", "s", "a", "ul", "ol", "li", "h1", "h2", "h3", "blockquote", "span"],
-    allowedAttributes: { a: ["href", "title"] },
+    // rel and target are set by the transform below (a rule of its own would drop them again)
+    allowedAttributes: { a: ["href", "title", "rel", "target"] },
     allowedSchemes: ["http", "https", "mailto"],
     transformTags: { a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer", target: "_blank" }) },
   });
