@@ -65,6 +65,11 @@ describe("notices through the API", () => {
     expect(mine).toMatchObject({ total: 1, page: 1, page_size: 20 });
     expect((await clients.admin.json("/api/admin_notices?page=0")).status).toBe(422);
 
+    // published, it stays with its customer: the receipts belong to that customer's users
+    expect((await publish(id)).status).toBe(200);
+    const moved = await clients.admin.json<Json>(`/api/admin_notices/${id}`, { method: "PUT", json: { customer_id: other.id } });
+    expect(moved.status).toBe(422);
+    expect(Object.keys(moved.body.errors)).toEqual(["customer_id"]);
     expect((await clients.admin.json<Json>(`/api/admin_notices/${id}`, { method: "DELETE" })).body).toEqual({ id, deleted: true });
     expect((await clients.admin.json(`/api/admin_notices/${id}`)).status).toBe(404);
     expect((await clients.admin.json(`/api/admin_notices/${id}`, { method: "DELETE" })).status).toBe(404);
@@ -258,6 +263,10 @@ describe("the notices screens", () => {
     expect(deleted.headers.get("location")).toBe(`/notices?customer_id=${customer.id}&deleted=1`);
     expect((await server.db.select().from(notices).where(eq(notices.id, body.id))).length).toBe(0);
     expect(await (await clients.admin.request(`/notices?customer_id=${customer.id}`)).text()).toContain("There are no notices to display.");
+    // publishing what is gone shows the server's error on the list
+    const gone = await clients.admin.request("/notices", { form: { intent: "publish", id: String(body.id) } });
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain(MESSAGES.notFound);
   });
 
   it("sends customer service and despatchers from /notices and /notice to /", async () => {

@@ -51,8 +51,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await setNoticePublished(context.db, user, id, intent === "publish");
     return redirect(listUrl(new URL(request.url), "updated"));
   } catch (e) {
-    throwIfAccessError(e);
     if (!(e instanceof AppError)) throw e;
+    // a notice deleted meanwhile is told on the list, not as a missing page
+    if (e.code !== "not_found") throwIfAccessError(e);
     // spec 2 section 10: a failed publish shows the first server error
     return data({ error: e.message }, { status: e.status });
   }
