@@ -329,6 +329,8 @@ test("a super admin's home, and the finance view", async ({ page }) => {
   await visit(page, "/index_notification_types?saved=1", "notification types, saved");
   await visit(page, "/notification_types", "new notification type");
   await visit(page, "/notification_types/1", "notification type");
+  await visit(page, "/notices", "notices");
+  await visit(page, "/notice", "new notice", async (p) => expect(p.locator('[data-editor="quill"]')).toBeVisible());
   await page.context().clearCookies();
   await signIn(page, "finance@example.com");
   await visit(page, "/invoices_payable", "payable invoices (later release, finance view)");

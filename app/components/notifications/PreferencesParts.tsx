@@ -1,3 +1,4 @@
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { Link } from "@remix-run/react";
 import { LEVEL_LABELS, preferencesPath, STATE_LABELS } from "~/modules/notifications/configs";
 import type { PreferencesPageData } from "~/modules/notifications/preferences.server";
@@ -112,25 +113,8 @@ export function SetHere({ data }: { data: PreferencesPageData }) {
 /** Customer › site › account, each a link to its own preferences. */
 export function Breadcrumb({ data, query }: { data: PreferencesPageData; query: string }) {
   const { parent } = data;
-  const crumbs = [{ label: parent.customerName, path: preferencesPath(parent.customerId) }];
-  if (parent.siteId) crumbs.push({ label: parent.siteName ?? "", path: preferencesPath(parent.customerId, parent.siteId) });
-  if (parent.type === "account") crumbs.push({ label: parent.label, path: data.path });
-  return (
-    <nav aria-label="Breadcrumb" className="text-sm">
-      <ol className="flex flex-wrap gap-1">
-        {crumbs.map((c, i) => (
-          <li key={c.path} className="flex gap-1">
-            {i > 0 ? <span aria-hidden="true">›</span> : null}
-            {i === crumbs.length - 1 ? (
-              <span aria-current="page">{c.label}</span>
-            ) : (
-              <Link to={`${c.path}?${query}`} className="text-sky-700 underline">
-                {c.label}
-              </Link>
-            )}
-          </li>
-        ))}
-      </ol>
-    </nav>
-  );
+  const crumbs = [{ label: parent.customerName, url: `${preferencesPath(parent.customerId)}?${query}` }];
+  if (parent.siteId) crumbs.push({ label: parent.siteName ?? "", url: `${preferencesPath(parent.customerId, parent.siteId)}?${query}` });
+  if (parent.type === "account") crumbs.push({ label: parent.label, url: `${data.path}?${query}` });
+  return <Breadcrumbs crumbs={crumbs} />;
 }

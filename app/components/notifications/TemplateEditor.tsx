@@ -62,8 +62,8 @@ interface Props {
   tags: readonly string[];
   hint?: string;
   error?: string;
-  /** where images are uploaded (multipart, field file), answering { url } */
-  uploadUrl: string;
+  /** where images are uploaded (multipart, field file), answering { url }; without it, no images (a notice takes none) */
+  uploadUrl?: string;
 }
 
 /**
@@ -86,7 +86,7 @@ export function TemplateEditor({ id, name, label, defaultValue, tags, hint, erro
   const uploadImage = useCallback(
     async (file: File) => {
       const quill = quillRef.current;
-      if (!quill) return;
+      if (!quill || !uploadUrl) return;
       if (file.size > MAX_IMAGE_BYTES) return setUpload({ failed: true, text: IMAGE_TOO_LARGE });
       setUpload({ failed: false, text: `Uploading ${file.name}…` });
       const body = new FormData();
@@ -120,10 +120,10 @@ export function TemplateEditor({ id, name, label, defaultValue, tags, hint, erro
         host.appendChild(mount);
         const quill = new QuillClass(mount, {
           theme: "snow",
-          formats: ["header", "bold", "italic", "underline", "link", "blockquote", "list", "image"],
+          formats: ["header", "bold", "italic", "underline", "link", "blockquote", "list", ...(uploadUrl ? ["image"] : [])],
           modules: {
             toolbar: {
-              container: [[{ header: 1 }, { header: 2 }], ["bold", "italic", "underline", "link"], ["blockquote", { list: "ordered" }, { list: "bullet" }], ["image", "clean"]],
+              container: [[{ header: 1 }, { header: 2 }], ["bold", "italic", "underline", "link"], ["blockquote", { list: "ordered" }, { list: "bullet" }], uploadUrl ? ["image", "clean"] : ["clean"]],
               handlers: {
                 image: () => {
                   const input = document.createElement("input");
@@ -167,7 +167,7 @@ export function TemplateEditor({ id, name, label, defaultValue, tags, hint, erro
       quillRef.current = null;
       host.replaceChildren();
     };
-  }, [labelId, uploadImage]);
+  }, [labelId, uploadImage, uploadUrl]);
 
   // what describes the editor follows the form's errors
   useEffect(() => {

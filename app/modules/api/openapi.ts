@@ -6,6 +6,7 @@ import { errorResponses, idParam, ok } from "./openapi-parts";
 import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
+import { noticesAdminPaths } from "./openapi-notices-admin";
 import { trackingPaths } from "./openapi-tracking";
 
 export const openApiDocument = {
@@ -66,7 +67,7 @@ export const openApiDocument = {
       },
     },
     "/api/notices/{id}": {
-      put: { summary: "{ seen: true }", parameters: [idParam("id")], responses: ok("{ id, seen }") },
+      put: { summary: "{ seen: true } marks it seen for the user; { published: true|false } (staff other than customer service) publishes it to every user of its customer or withdraws it", parameters: [idParam("id")], responses: ok("{ id, seen }, or the notice") },
       delete: { summary: "Remove from the user's list", parameters: [idParam("id")], responses: ok("{ deleted }") },
     },
     "/api/notices/mark_all_as_seen": { post: { summary: "{ ids? } marks those, or all, seen", responses: ok("{ marked, unseen }") } },
@@ -241,6 +242,7 @@ export const openApiDocument = {
     "/api/openapi.json": { get: { summary: "This document", responses: ok("OpenAPI 3.1") } },
     ...trackingPaths,
     ...notificationTypePaths,
+    ...noticesAdminPaths,
     ...notificationConfigPaths,
     ...searchPaths,
   },

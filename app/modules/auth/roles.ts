@@ -153,6 +153,8 @@ export function isPublicPath(pathname: string): boolean {
  */
 export function canAccessPath(u: AccessSubject, pathname: string): boolean {
   const segment = firstSegment(pathname);
+  // the notices list and its editor (/notice/{id}): staff, but customer service does not see notices (spec 2 section 6)
+  if (segment === "notices" || segment === "notice") return homeButtons.notices(u);
   if ((RESTRICTED_SEGMENTS as readonly string[]).includes(segment)) return isAdmin(u);
   if (segment === "bookings" || segment === "booking" || segment === "new_bookings") return Boolean(u.canBook);
   return true;

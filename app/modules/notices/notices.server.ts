@@ -7,12 +7,14 @@ import { notFound } from "../../utils/errors";
 
 export { NOTICES_PAGE_SIZE } from "./constants";
 import { NOTICES_PAGE_SIZE } from "./constants";
+import { renderNoticeTags } from "./admin";
 
 /** Rich text allowed in a notice; everything else (scripts, handlers, styles, remote images) is dropped. */
 export function sanitizeNoticeHtml(html: string): string {
   return sanitizeHtml(html, {
     allowedTags: ["p", "br", "strong", "b", "em", "i", "u", "s", "a", "ul", "ol", "li", "h1", "h2", "h3", "blockquote", "span"],
-    allowedAttributes: { a: ["href", "title"] },
+    // rel and target are set by the transform below (a rule of its own would drop them again)
+    allowedAttributes: { a: ["href", "title", "rel", "target"] },
     allowedSchemes: ["http", "https", "mailto"],
     transformTags: { a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer", target: "_blank" }) },
   });
@@ -52,11 +54,13 @@ export async function listNotices(
     .from(noticeReceipts)
     .innerJoin(notices, eq(notices.id, noticeReceipts.noticeId))
     .where(visibleTo(user, now))) as [{ total: number }];
+  const tagValues = { first_name: user.firstName, full_name: user.fullName, customer_name: user.customer.name };
   return {
     notices: rows.map((r) => ({
       id: r.id,
       header: r.header,
-      content: sanitizeNoticeHtml(r.content),
+      // the reader's tags filled in (escaped), then sanitised again: what is shown is never the raw row
+      content: sanitizeNoticeHtml(renderNoticeTags(r.content, tagValues)),
       seen: r.seen,
       publish_at: r.publishAt.toISOString(),
     })),

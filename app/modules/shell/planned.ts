@@ -22,7 +22,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   customers: { title: "Customers", release: "administration" },
   carriers: { title: "Carriers", release: "administration" },
   carrier: { title: "Carrier", release: "administration" },
-  notices: { title: "Notices", release: "administration" },
   branding: { title: "Branding", release: "administration" },
   myob: { title: "MYOB link", release: "finance" },
   bulk_upload: { title: "Bulk uploader", release: "bulk upload" },

@@ -1,11 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { canUpdateSiteServices } from "~/modules/auth/roles";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { deleteSiteServices, saveSiteServices, searchSiteServices } from "~/modules/rating/site-services.server";
 import { AppError } from "~/utils/errors";
+import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { throwIfAccessError } from "~/utils/ui.server";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
@@ -17,12 +19,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   try {
     const customerId = pageId(params.customerId);
-    const [result, lists] = await Promise.all([
+    const [result, lists, crumbs] = await Promise.all([
       searchSiteServices(context.db, user, customerId, { site_codes: url.searchParams.get("site") ?? "", group_by: url.searchParams.get("group_by") ?? "site" }),
       referenceLists(context.db),
+      breadcrumbTrail(context.db, user, { model: "site_services", parent: "customer", parent_id: customerId }),
     ]);
     const customer = lists.customers.find((c) => c.id === customerId);
-    return { ...result, customer, carriers: lists.carriers, mayUpdate: canUpdateSiteServices(user) };
+    return { ...result, customer, carriers: lists.carriers, mayUpdate: canUpdateSiteServices(user), crumbs };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
@@ -55,12 +58,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function SiteServices() {
-  const { site_services: rows, customer, carriers, mayUpdate } = useLoaderData<typeof loader>();
+  const { site_services: rows, customer, carriers, mayUpdate, crumbs } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   return (
     <div className="space-y-4">
+      <Breadcrumbs crumbs={crumbs} />
       <h1 className="text-xl font-semibold">Carriers &amp; Services · {customer?.name}</h1>
       <Alerts alerts={actionData?.alerts ?? []} />
       <Form method="get" className="flex items-end gap-3">

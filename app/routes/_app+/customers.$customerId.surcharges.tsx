@@ -1,10 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { deleteSurcharges, saveSurcharges, searchSurcharges, type SurchargeSetJson } from "~/modules/rating/surcharges.server";
 import { AppError } from "~/utils/errors";
+import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { throwIfAccessError } from "~/utils/ui.server";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
@@ -16,9 +18,13 @@ const customerIdOf = (params: Record<string, string | undefined>) => pageId(para
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
   try {
-    const [{ surcharge_sets }, lists] = await Promise.all([searchSurcharges(context.db, user, customerIdOf(params)), referenceLists(context.db)]);
+    const [{ surcharge_sets }, lists, crumbs] = await Promise.all([
+      searchSurcharges(context.db, user, customerIdOf(params)),
+      referenceLists(context.db),
+      breadcrumbTrail(context.db, user, { model: "surcharges", parent: "customer", parent_id: customerIdOf(params) }),
+    ]);
     const customer = lists.customers.find((c) => c.id === customerIdOf(params));
-    return { sets: surcharge_sets, carriers: lists.carriers, customer };
+    return { sets: surcharge_sets, carriers: lists.carriers, customer, crumbs };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
@@ -217,11 +223,12 @@ function SetForm({ set, carriers }: { set?: SurchargeSetJson; carriers: Array<{ 
 }
 
 export default function Surcharges() {
-  const { sets, carriers, customer } = useLoaderData<typeof loader>();
+  const { sets, carriers, customer, crumbs } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const fieldErrors = Object.entries(actionData?.fieldErrors ?? {}).filter(([k]) => k !== "base");
   return (
     <div className="space-y-4">
+      <Breadcrumbs crumbs={crumbs} />
       <h1 className="text-xl font-semibold">Surcharges · {customer?.name}</h1>
       <Alerts alerts={actionData?.alerts ?? []} />
       {fieldErrors.length > 0 && (

@@ -1,13 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
+import { noticePutSchema } from "~/modules/notices/admin";
+import { assertNoticeAdmin, setNoticePublished } from "~/modules/notices/admin.server";
 import { deleteNoticeFor, markNoticesSeen } from "~/modules/notices/notices.server";
 import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { idParam, parseOrThrow } from "~/utils/validation";
 
-const putBody = z.object({ seen: z.literal(true, { error: "Only seen: true can be set here" }) });
-
-/** DELETE /api/notices/{id} removes it from the user's list; PUT {seen: true} marks it seen. */
+/**
+ * DELETE /api/notices/{id} removes it from the user's list; PUT {seen: true} marks it seen for the
+ * user; PUT {published: true|false} publishes it to its customer's users or withdraws it (staff
+ * other than customer service).
+ */
 export async function action({ request, context, params: raw }: ActionFunctionArgs) {
   return api(async () => {
     assertMethod(request, "DELETE", "PUT");
@@ -17,7 +20,11 @@ export async function action({ request, context, params: raw }: ActionFunctionAr
       await deleteNoticeFor(context.db, user, id);
       return { deleted: true };
     }
-    parseOrThrow(putBody, await readBody(request));
+    const body = parseOrThrow(noticePutSchema, await readBody(request));
+    if ("published" in body) {
+      assertNoticeAdmin(user);
+      return setNoticePublished(context.db, user, id, body.published);
+    }
     await markNoticesSeen(context.db, user, [id]);
     return { id, seen: true };
   });
