@@ -27,6 +27,7 @@ import {
   DOCUMENT_TYPES,
   EDITABLE_FIELDS,
   MESSAGES,
+  NOT_AVAILABLE,
   QA_FIELDS,
   qaEditsAllowed,
   superadminUpdateSchema,
@@ -289,7 +290,7 @@ export async function retrieveFile(db: DbOrTx, user: CurrentUser, id: number, ty
   assertCanSee(user);
   const c = await toJson(db, user, await loadRow(db, user, id));
   if (!documentsApplying(c).includes(type)) {
-    const message = `There is no ${DOCUMENT_NAMES[type].toLowerCase()} for this consignment.`;
+    const message = NOT_AVAILABLE[type];
     throw new AppError("not_found", message, { type: [message] });
   }
   const ids = (n: number) => new URLSearchParams({ ids: String(n) });

@@ -47,6 +47,14 @@ export const DOCUMENT_NAMES: Record<DocumentType, string> = {
   manifest: "Despatch manifest",
 };
 
+/** Why Download Files has no such document (GET /api/retrieve_file answers 404 with it). */
+export const NOT_AVAILABLE: Record<DocumentType, string> = {
+  labels: "Labels have not been printed for this consignment.",
+  connote: "This consignment has no consignment note: its carrier does not use one, or it has no number yet.",
+  dangerous_goods: "This consignment has no dangerous goods document: it carries no dangerous goods, or it has no number yet.",
+  manifest: "This consignment has not been manifested yet.",
+};
+
 const trimmed = z.string().trim();
 /** absent: unchanged; blank or null: cleared; longer than `max`: refused */
 const text = (max: number, label: string) =>
