@@ -261,3 +261,45 @@ describe("a super admin's edit: PUT /api/consignments/{id} { superadmin: true }"
     });
   });
 });
+
+describe("the information page without JavaScript, /consignment/{id}/information", () => {
+  const page = async (client: Client, url: string, form?: Record<string, string>) => {
+    const res = await client.request(url, form ? { form } : {});
+    return { status: res.status, html: (await res.text()).replaceAll("<!-- -->", ""), location: res.headers.get("location") };
+  };
+
+  it("shows the tables and the buttons to admins; refuses despatchers", async () => {
+    const c = await create({ reference: "PAGE-REF" });
+    const shown = await page(admin, `/consignment/${c.id}/information`);
+    expect(shown.status).toBe(200);
+    expect(shown.html).toContain("Consignment information");
+    expect(shown.html).toContain("PAGE-REF");
+    expect(shown.html).toContain("Change history");
+    expect(shown.html).toContain("Item audit history");
+    expect(shown.html).toContain("Download Files");
+    expect(shown.html).toMatch(/href="\/customers\/\d+\/sites\/\d+"/);
+    // an admin reads; only a super admin gets Info Save and the inputs
+    expect(shown.html).not.toContain("Info Save");
+    expect(shown.html).not.toContain('name="reference"');
+    expect((await page(despatcher, `/consignment/${c.id}/information`)).status).toBe(403);
+    expect((await page(admin, `/consignment/99999999/information`)).status).toBe(404);
+  });
+
+  it("lets a super admin save from the form (PRG), and answers the form's errors", async () => {
+    const c = await create({ reference: "FORM-OLD" });
+    const form = await page(superadmin, `/consignment/${c.id}/information`);
+    expect(form.html).toContain("Info Save");
+    expect(form.html).toContain('name="reference"');
+    const saved = await page(superadmin, `/consignment/${c.id}/information`, { version: String(c.version), reference: "FORM-NEW", intent: "info_save" });
+    expect(saved.status).toBe(302);
+    expect(saved.location).toBe(`/consignment/${c.id}/information?saved=1`);
+    const after = await page(superadmin, saved.location!);
+    expect(after.html).toContain("Consignment information was saved.");
+    expect(after.html).toContain("FORM-NEW");
+    await backdateSaves(c.id);
+    const stale = await page(superadmin, `/consignment/${c.id}/information`, { version: String(c.version), reference: "LOST" });
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain(STALE);
+    expect((await page(admin, `/consignment/${c.id}/information`, { version: String(c.version + 1), reference: "ADMIN" })).status).toBe(403);
+  });
+});

@@ -35,6 +35,7 @@ import {
   type InformationJson,
 } from "./information";
 import { CONSIGNMENT_STATES } from "../../../db/schema/consignments";
+import { VARIANTS, variantOf } from "./variants";
 
 /** The audit row a super admin's Info Save leaves besides its fields' changes: what the 5 s block looks for. */
 export const SUPERADMIN_SAVE = "superadmin_save";
@@ -149,6 +150,7 @@ export async function consignmentInformation(db: DbOrTx, user: CurrentUser, id: 
       active: c.active,
       state: c.state,
     },
+    screen: `${VARIANTS[variantOf(c)].path}/${c.id}`,
     site: { id: site.id, code: site.code, name: site.name, customer_id: site.customerId, href: `/customers/${site.customerId}/sites/${site.id}` },
     documents: documentsApplying(c).map((type) => ({ type, name: DOCUMENT_NAMES[type], href: `/api/retrieve_file?id=${c.id}&type=${type}` })),
     can_edit: canEdit,

@@ -115,6 +115,8 @@ export interface InformationJson {
   /** what the edit form starts from (the fields a super admin may edit) */
   values: Record<string, string | boolean | null>;
   site: { id: number; code: string; name: string; customer_id: number; href: string };
+  /** its own screen (a return's, a quote's...): where Close leads without JavaScript */
+  screen: string;
   documents: Array<{ type: DocumentType; name: string; href: string }>;
   can_edit: boolean;
   editable_fields: string[];
