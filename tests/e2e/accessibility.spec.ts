@@ -312,6 +312,8 @@ test("staff screens, as an admin", async ({ page }) => {
     await page.getByRole("link", { name: "Info", exact: true }).click();
     await expect(page.getByTestId("info-dialog").getByTestId("info-fields")).toBeVisible();
     await audit(page, "info dialog");
+    await page.goto(`/consignment/${c.id}/information`);
+    await audit(page, "information page");
   });
   await visit(page, "/index_customers", "customers (later release)");
 });

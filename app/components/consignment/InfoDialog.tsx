@@ -1,20 +1,8 @@
 import { Link } from "@remix-run/react";
-import {
-  useEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent,
-} from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { createPortal } from "react-dom";
 import { localTime } from "~/modules/calendar/site-time";
-import {
-  fieldLabel,
-  MESSAGES,
-  SAVE_BLOCK_MS,
-  type ChangeJson,
-  type InformationJson,
-} from "~/modules/consignments/information";
+import { fieldLabel, MESSAGES, SAVE_BLOCK_MS, type ChangeJson, type InformationJson } from "~/modules/consignments/information";
 import { apiFetch } from "~/utils/api-client";
 import { InformationForm } from "./InformationForm";
 
@@ -30,9 +18,7 @@ export interface InformationData {
 export function trapTab(e: KeyboardEvent<HTMLElement>) {
   if (e.key !== "Tab") return;
   const controls = [
-    ...e.currentTarget.querySelectorAll<HTMLElement>(
-      "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, summary, [tabindex]:not([tabindex='-1'])"
-    ),
+    ...e.currentTarget.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, summary, [tabindex]:not([tabindex='-1'])"),
   ].filter((el) => el.offsetParent !== null || el === document.activeElement);
   const first = controls[0];
   const last = controls[controls.length - 1];
@@ -51,13 +37,7 @@ export function trapTab(e: KeyboardEvent<HTMLElement>) {
  * which works without JavaScript; with it, the same content in a modal that asks the three
  * /api calls, traps focus, closes with Escape or Close and gives focus back to the button.
  */
-export function InfoButton({
-  consignmentId,
-}: {
-  consignmentId: number;
-  timeZone?: string | null;
-  country?: string;
-}) {
+export function InfoButton({ consignmentId }: { consignmentId: number; timeZone?: string | null; country?: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const button = useRef<HTMLAnchorElement>(null);
   const [data, setData] = useState<InformationData | null>(null);
@@ -69,12 +49,8 @@ export function InfoButton({
 
   const load = async () => {
     const [information, changes, items] = await Promise.all([
-      apiFetch<InformationJson>(
-        `/api/consignment_information?id=${consignmentId}`
-      ),
-      apiFetch<{ changes: Change[] }>(
-        `/api/consignment_changes?id=${consignmentId}`
-      ),
+      apiFetch<InformationJson>(`/api/consignment_information?id=${consignmentId}`),
+      apiFetch<{ changes: Change[] }>(`/api/consignment_changes?id=${consignmentId}`),
       apiFetch<{ changes: Change[] }>(`/api/item_changes?id=${consignmentId}`),
     ]);
     if (information.ok && changes.ok && items.ok) {
@@ -84,12 +60,7 @@ export function InfoButton({
         changes: changes.data.changes,
         itemChanges: items.data.changes,
       });
-    } else
-      setError(
-        [information, changes, items]
-          .map((r) => (r.ok ? null : r.message))
-          .find(Boolean) ?? "Could not load the information."
-      );
+    } else setError([information, changes, items].map((r) => (r.ok ? null : r.message)).find(Boolean) ?? "Could not load the information.");
   };
   const open = () => {
     setData(null);
@@ -133,16 +104,8 @@ export function InfoButton({
                     {error}
                   </p>
                 ) : null}
-                {!data && !error ? (
-                  <p className="text-sm text-slate-500">Loading…</p>
-                ) : null}
-                {data ? (
-                  <InformationView
-                    data={data}
-                    closeButton={{ onClose: close }}
-                    onSaved={load}
-                  />
-                ) : null}
+                {!data && !error ? <p className="text-sm text-slate-500">Loading…</p> : null}
+                {data ? <InformationView data={data} closeButton={{ onClose: close }} onSaved={load} /> : null}
                 {!data ? (
                   <button type="button" className="btn" onClick={close}>
                     Close
@@ -167,8 +130,11 @@ export function InformationView({
   closeButton,
   onSaved,
   page,
+  headingLevel = 3,
 }: {
   data: InformationData;
+  /** the section headings' level: under the modal's h2, or the page's h1 */
+  headingLevel?: 2 | 3;
   /** the modal's Close; the page's is a link back to the consignment */
   closeButton: { onClose: () => void } | { href: string };
   /** the modal: reload after a save */
@@ -181,16 +147,9 @@ export function InformationView({
   };
 }) {
   const { information: info } = data;
-  const [errors, setErrors] = useState<Record<string, string[]>>(
-    page?.errors ?? {}
-  );
-  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(
-    page?.saved
-      ? { text: MESSAGES.saved, ok: true }
-      : page?.message
-      ? { text: page.message, ok: false }
-      : null
-  );
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const [errors, setErrors] = useState<Record<string, string[]>>(page?.errors ?? {});
+  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(page?.saved ? { text: MESSAGES.saved, ok: true } : page?.message ? { text: page.message, ok: false } : null);
   const [blocked, setBlocked] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -211,10 +170,7 @@ export function InformationView({
     const form = new FormData(e.currentTarget);
     const json: Record<string, unknown> = { superadmin: true };
     for (const [k, v] of form) if (typeof v === "string") json[k] = v;
-    const res = await apiFetch<{ version: number }>(
-      `/api/consignments/${info.id}`,
-      { method: "PUT", json }
-    );
+    const res = await apiFetch<{ version: number }>(`/api/consignments/${info.id}`, { method: "PUT", json });
     if (res.ok) {
       setErrors({});
       setMessage({ text: MESSAGES.saved, ok: true });
@@ -227,19 +183,11 @@ export function InformationView({
   return (
     <div className="space-y-4" data-testid="consignment-information">
       {message ? (
-        <p
-          role={message.ok ? "status" : "alert"}
-          className={message.ok ? "text-sm text-emerald-700" : "field-error"}
-          data-testid="info-message"
-        >
+        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-emerald-700" : "field-error"} data-testid="info-message">
           {message.text}
         </p>
       ) : null}
-      <InformationForm
-        info={info}
-        errors={errors}
-        onSubmit={(e) => void submit(e)}
-      />
+      <InformationForm info={info} errors={errors} onSubmit={(e) => void submit(e)} />
       <div className="flex flex-wrap items-start gap-2">
         {"href" in closeButton ? (
           <Link to={closeButton.href} className="btn">
@@ -250,108 +198,57 @@ export function InformationView({
             Close
           </button>
         )}
-        <a
-          className="btn"
-          href={info.site.href}
-          title={`${info.site.name} (${info.site.code})`}
-          aria-label={`Site ${info.site.name} (${info.site.code})`}
-        >
+        <a className="btn" href={info.site.href} title={`${info.site.name} (${info.site.code})`} aria-label={`Site ${info.site.name} (${info.site.code})`}>
           Site
         </a>
         <details className="relative" data-testid="download-files">
-          <summary className="btn cursor-pointer list-none">
-            Download Files
-          </summary>
+          <summary className="btn cursor-pointer list-none">Download Files</summary>
           <ul className="absolute z-20 mt-1 min-w-56 rounded border border-slate-200 bg-white py-1 text-sm shadow-lg">
             {info.documents.length ? (
               info.documents.map((d) => (
                 <li key={d.type}>
-                  <a
-                    className="block px-3 py-1 hover:bg-slate-100"
-                    href={d.href}
-                    target="_blank"
-                    rel="noreferrer"
-                  >
+                  <a className="block px-3 py-1 hover:bg-slate-100" href={d.href} target="_blank" rel="noreferrer">
                     {d.name}
                   </a>
                 </li>
               ))
             ) : (
-              <li className="px-3 py-1 text-slate-500">
-                No documents have been printed for it yet.
-              </li>
+              <li className="px-3 py-1 text-slate-500">No documents have been printed for it yet.</li>
             )}
           </ul>
         </details>
         {info.can_edit ? (
-          <button
-            type="submit"
-            form="info-form"
-            name="intent"
-            value="info_save"
-            className="btn-primary"
-            disabled={blocked}
-            aria-describedby="info-save-hint"
-          >
+          <button type="submit" form="info-form" name="intent" value="info_save" className="btn-primary" disabled={blocked} aria-describedby="info-save-hint">
             Info Save
           </button>
         ) : null}
         {info.can_edit ? (
-          <span
-            id="info-save-hint"
-            className="self-center text-xs text-slate-500"
-          >
-            {blocked
-              ? "Saving is blocked for 5 seconds after an attempt."
-              : "Super admins only."}
+          <span id="info-save-hint" className="self-center text-xs text-slate-500">
+            {blocked ? "Saving is blocked for 5 seconds after an attempt." : "Super admins only."}
           </span>
         ) : null}
       </div>
       <section aria-labelledby="info-changes-title">
-        <h3 id="info-changes-title" className="font-semibold">
+        <Heading id="info-changes-title" className="font-semibold">
           Change history
-        </h3>
-        <ChangesTable
-          changes={data.changes}
-          timeZone={info.time_zone}
-          country={info.country}
-          testId="info-changes"
-        />
+        </Heading>
+        <ChangesTable changes={data.changes} timeZone={info.time_zone} country={info.country} testId="info-changes" />
       </section>
       <section aria-labelledby="info-items-title">
-        <h3 id="info-items-title" className="font-semibold">
+        <Heading id="info-items-title" className="font-semibold">
           Item audit history
-        </h3>
-        <ChangesTable
-          changes={data.itemChanges}
-          timeZone={info.time_zone}
-          country={info.country}
-          testId="info-item-changes"
-          items
-        />
+        </Heading>
+        <ChangesTable changes={data.itemChanges} timeZone={info.time_zone} country={info.country} testId="info-item-changes" items />
       </section>
     </div>
   );
 }
 
 /** The changes, newest as the /api answers them; each time as the site reads it (its zone and date format). */
-export function ChangesTable({
-  changes,
-  timeZone,
-  country,
-  testId,
-  items,
-}: {
-  changes: Change[];
-  timeZone: string | null;
-  country: string;
-  testId?: string;
-  items?: boolean;
-}) {
-  if (!changes.length)
-    return <p className="text-sm text-slate-500">No changes recorded.</p>;
+export function ChangesTable({ changes, timeZone, country, testId, items }: { changes: Change[]; timeZone: string | null; country: string; testId?: string; items?: boolean }) {
+  if (!changes.length) return <p className="text-sm text-slate-500">No changes recorded.</p>;
   return (
-    <div className="max-h-[40vh] overflow-auto">
+    <div className="max-h-[40vh] overflow-auto" tabIndex={0} role="region" aria-label={items ? "Item audit history" : "Change history"}>
       <table className="w-full text-sm" data-testid={testId}>
         <thead className="text-left text-xs uppercase text-slate-500">
           <tr>
@@ -369,19 +266,14 @@ export function ChangesTable({
             <tr key={i}>
               {items ? <td className="py-1 pr-2">{c.item_id}</td> : null}
               <td className="py-1 pr-2">{c.version}</td>
-              <td
-                className="py-1 pr-2 font-mono text-xs"
-                title={fieldLabel(c.field)}
-              >
+              <td className="py-1 pr-2 font-mono text-xs" title={fieldLabel(c.field)}>
                 {c.field}
               </td>
               <td className="py-1 pr-2 break-all">{c.from}</td>
               <td className="py-1 pr-2 break-all">{c.to}</td>
               <td className="py-1 pr-2">{c.by}</td>
               <td className="py-1 whitespace-nowrap">
-                <time dateTime={c.at}>
-                  {localTime(new Date(c.at), timeZone, country)}
-                </time>
+                <time dateTime={c.at}>{localTime(new Date(c.at), timeZone, country)}</time>
               </td>
             </tr>
           ))}

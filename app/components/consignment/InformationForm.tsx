@@ -1,8 +1,5 @@
 import type { FormEvent } from "react";
-import {
-  fieldLabel,
-  type InformationJson,
-} from "~/modules/consignments/information";
+import { fieldLabel, type InformationJson } from "~/modules/consignments/information";
 
 const LIMITS: Record<string, number> = {
   consignment_number: 40,
@@ -17,15 +14,7 @@ const DATES = new Set(["despatch_date", "estimated_delivery_date"]);
  * The field/value table. For a super admin the fields they may edit are inputs in it (the
  * form Info Save submits: a post to the information page, or the modal's PUT).
  */
-export function InformationForm({
-  info,
-  errors,
-  onSubmit,
-}: {
-  info: InformationJson;
-  errors: Record<string, string[]>;
-  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
-}) {
+export function InformationForm({ info, errors, onSubmit }: { info: InformationJson; errors: Record<string, string[]>; onSubmit: (e: FormEvent<HTMLFormElement>) => void }) {
   const editable = new Set(info.editable_fields);
   const input = (field: string) => {
     const id = `info-${field}`;
@@ -53,12 +42,7 @@ export function InformationForm({
           ))}
         </select>
       ) : (
-        <input
-          {...common}
-          defaultValue={value == null ? "" : String(value)}
-          maxLength={LIMITS[field]}
-          placeholder={DATES.has(field) ? "YYYY-MM-DD" : undefined}
-        />
+        <input {...common} defaultValue={value == null ? "" : String(value)} maxLength={LIMITS[field]} placeholder={DATES.has(field) ? "YYYY-MM-DD" : undefined} />
       );
     return (
       <>
@@ -75,15 +59,10 @@ export function InformationForm({
     );
   };
   return (
-    <form
-      id="info-form"
-      method="post"
-      action={`/consignment/${info.id}/information`}
-      onSubmit={onSubmit}
-      noValidate
-    >
+    <form id="info-form" method="post" action={`/consignment/${info.id}/information`} onSubmit={onSubmit} noValidate>
       <input type="hidden" name="version" value={info.version} />
-      <div className="max-h-[40vh] overflow-auto">
+      {/* scrolled by keyboard too: the region takes focus */}
+      <div className="max-h-[40vh] overflow-auto" tabIndex={0} role="region" aria-label="Fields and values">
         <table className="w-full text-sm" data-testid="info-fields">
           <caption className="sr-only">Fields and values</caption>
           <thead className="text-left text-xs uppercase text-slate-500">
@@ -99,15 +78,10 @@ export function InformationForm({
           <tbody className="divide-y divide-slate-100">
             {info.fields.map(({ field, value }) => (
               <tr key={field} data-field={field}>
-                <th
-                  scope="row"
-                  className="py-1 pr-2 text-left font-mono text-xs font-normal"
-                >
+                <th scope="row" className="py-1 pr-2 text-left font-mono text-xs font-normal">
                   {field}
                 </th>
-                <td className="py-1 break-all">
-                  {editable.has(field) ? input(field) : value}
-                </td>
+                <td className="py-1 break-all">{editable.has(field) ? input(field) : value}</td>
               </tr>
             ))}
           </tbody>

@@ -51,6 +51,7 @@ export default function ConsignmentInformationPage() {
         key={result ? JSON.stringify(result) : "loaded"}
         data={{ information, changes, itemChanges }}
         closeButton={{ href: information.screen }}
+        headingLevel={2}
         page={{ errors: result?.errors ?? {}, message: result?.message ?? null, saved: saved && !result }}
       />
     </main>
