@@ -300,6 +300,8 @@ describe("the information page without JavaScript, /consignment/{id}/information
     const stale = await page(superadmin, `/consignment/${c.id}/information`, { version: String(c.version), reference: "LOST" });
     expect(stale.status).toBe(409);
     expect(stale.html).toContain(STALE);
+    // what was typed comes back in the form
+    expect(stale.html).toContain('value="LOST"');
     expect((await page(admin, `/consignment/${c.id}/information`, { version: String(c.version + 1), reference: "ADMIN" })).status).toBe(403);
   });
 });

@@ -37,7 +37,7 @@ export function trapTab(e: KeyboardEvent<HTMLElement>) {
  * which works without JavaScript; with it, the same content in a modal that asks the three
  * /api calls, traps focus, closes with Escape or Close and gives focus back to the button.
  */
-export function InfoButton({ consignmentId }: { consignmentId: number; timeZone?: string | null; country?: string }) {
+export function InfoButton({ consignmentId }: { consignmentId: number }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const button = useRef<HTMLAnchorElement>(null);
   const [data, setData] = useState<InformationData | null>(null);
@@ -144,6 +144,8 @@ export function InformationView({
     errors: Record<string, string[]>;
     message: string | null;
     saved: boolean;
+    /** what the refused post had typed */
+    values?: Record<string, string>;
   };
 }) {
   const { information: info } = data;
@@ -187,7 +189,8 @@ export function InformationView({
           {message.text}
         </p>
       ) : null}
-      <InformationForm info={info} errors={errors} onSubmit={(e) => void submit(e)} />
+      {/* a new version (after a save) starts the inputs from what was saved */}
+      <InformationForm key={info.version} info={info} errors={errors} typed={page?.values} onSubmit={(e) => void submit(e)} />
       <div className="flex flex-wrap items-start gap-2">
         {"href" in closeButton ? (
           <Link to={closeButton.href} className="btn">

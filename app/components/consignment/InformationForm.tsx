@@ -14,11 +14,22 @@ const DATES = new Set(["despatch_date", "estimated_delivery_date"]);
  * The field/value table. For a super admin the fields they may edit are inputs in it (the
  * form Info Save submits: a post to the information page, or the modal's PUT).
  */
-export function InformationForm({ info, errors, onSubmit }: { info: InformationJson; errors: Record<string, string[]>; onSubmit: (e: FormEvent<HTMLFormElement>) => void }) {
+export function InformationForm({
+  info,
+  errors,
+  typed,
+  onSubmit,
+}: {
+  info: InformationJson;
+  errors: Record<string, string[]>;
+  /** what a refused post had typed: shown again, nothing is lost */
+  typed?: Record<string, string>;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+}) {
   const editable = new Set(info.editable_fields);
   const input = (field: string) => {
     const id = `info-${field}`;
-    const value = info.values[field];
+    const value = typed && field in typed ? typed[field] : info.values[field];
     const describedBy = errors[field]?.length ? `${id}-error` : undefined;
     const common = {
       id,

@@ -36,7 +36,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   } catch (e) {
     throwIfAccessError(e);
     if (!(e instanceof AppError)) throw e;
-    return data({ message: e.message, errors: e.fieldErrors as FieldErrors }, { status: e.status });
+    return data({ message: e.message, errors: e.fieldErrors as FieldErrors, values: body as Record<string, string> }, { status: e.status });
   }
 }
 
@@ -52,7 +52,7 @@ export default function ConsignmentInformationPage() {
         data={{ information, changes, itemChanges }}
         closeButton={{ href: information.screen }}
         headingLevel={2}
-        page={{ errors: result?.errors ?? {}, message: result?.message ?? null, saved: saved && !result }}
+        page={{ errors: result?.errors ?? {}, message: result?.message ?? null, saved: saved && !result, values: result?.values }}
       />
     </main>
   );
