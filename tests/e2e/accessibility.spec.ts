@@ -310,9 +310,11 @@ test("staff screens, as an admin", async ({ page }) => {
     const c = await createConsignment(page.request, carton, "AXE-INFO");
     await page.goto(`/consignment/${c.id}`);
     await hydrated("consignment-screen")(page);
-    await page.getByRole("button", { name: "Info" }).click();
-    await expect(page.getByTestId("info-dialog").getByRole("table")).toBeVisible();
+    await page.getByRole("link", { name: "Info", exact: true }).click();
+    await expect(page.getByTestId("info-dialog").getByTestId("info-fields")).toBeVisible();
     await audit(page, "info dialog");
+    await page.goto(`/consignment/${c.id}/information`);
+    await audit(page, "information page");
   });
   await visit(page, "/index_customers", "customers (later release)");
 });

@@ -167,7 +167,7 @@ export function ConsignmentFooter({ f, data }: { f: ConsignmentFormState; data: 
         {c && c.print_dangerous_goods_documents && c.consignment_number && c.state !== "cancelled" ? (
           <PrintButton type="Connote" ids={[c.id]} label="DG documents" noun="dangerous goods document" document="dangerous_goods" onAlert={(a) => setClientAlerts((list) => [...list, a])} />
         ) : null}
-        {buttons.info.visible && c ? <InfoButton consignmentId={c.id} timeZone={f.site?.timezone ?? null} country={f.country} /> : null}
+        {buttons.info.visible && c ? <InfoButton consignmentId={c.id} /> : null}
         <Link to={data.variant === "consignment" ? "/" : v.path} className="btn">
           New
         </Link>

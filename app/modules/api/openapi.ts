@@ -3,6 +3,7 @@
  * file under app/routes/api+ and users+ has its path here and every path here has a route.
  */
 import { errorResponses, idParam, ok } from "./openapi-parts";
+import { consignmentInformationPaths } from "./openapi-consignment-information";
 import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
@@ -109,7 +110,7 @@ export const openApiDocument = {
     "/api/consignments/{id}": {
       get: { summary: "One consignment of the user's customer and sites", parameters: [idParam("id")], responses: ok("The consignment") },
       put: {
-        summary: "Update from the version read ({ version, ...consignment }); an older version answers 409 with error_code stale. { redespatch: true } sends its failed manifest again and { despatch: true } despatches it (saving first when the body carries the consignment): both answer { job_id }",
+        summary: "Update from the version read ({ version, ...consignment }); an older version answers 409 with error_code stale. { redespatch: true } sends its failed manifest again and { despatch: true } despatches it (saving first when the body carries the consignment): both answer { job_id }. { superadmin: true, version, ...fields } is a super admin's information edit (see /api/consignment_information)",
         parameters: [idParam("id")],
         responses: { ...ok("The consignment"), "409": { description: "Stale version, or no longer editable", content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } } },
       },
@@ -168,9 +169,6 @@ export const openApiDocument = {
     },
     "/api/carriers/{code}/simulation": {
       put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message?, delay_ms? (0 to 120000: a slow despatch) }, and its journeys after despatch { journey_minutes? (0 to 10080, despatch to delivery on its clock for journeys planned from then on; null: until the estimated delivery date), fail_delivery? (the first delivery attempt fails) }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
-    },
-    "/api/consignment_changes": {
-      get: { summary: "?id: the audit history of a consignment (version, field, from, to, by, at), newest first; admin, super admin, devs", responses: ok("{ changes }") },
     },
     "/api/consignments/{id}/allocate_without_printing": {
       put: { summary: "Give a complete consignment its number from the carrier account's range without printing (idempotent)", parameters: [idParam("id")], responses: ok("The consignment") },
@@ -245,5 +243,6 @@ export const openApiDocument = {
     ...noticesAdminPaths,
     ...notificationConfigPaths,
     ...searchPaths,
+    ...consignmentInformationPaths,
   },
 } as const;

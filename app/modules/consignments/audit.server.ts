@@ -1,5 +1,5 @@
 /** The audit history of a consignment: written on every save, read by the consignment information view. */
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { consignmentChanges, users } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -53,22 +53,38 @@ export async function writeAudit(tx: DbOrTx, user: CurrentUser, consignmentId: n
   }
   const was = auditView(before);
   const keys = new Set([...Object.keys(was), ...Object.keys(now)]);
+  // an item's change names the line it is about (as saved now; a removed line by its last id): the item audit history
+  const itemIdOf = (field: string) => {
+    const i = /^items\.(\d+)\./.exec(field)?.[1];
+    return i == null ? null : (after.items[Number(i)]?.id ?? before.items[Number(i)]?.id ?? null);
+  };
   const rows = [...keys]
     .filter((k) => (was[k] ?? null) !== (now[k] ?? null))
-    .map((field) => ({ consignmentId, version, field, fromValue: was[field] ?? null, toValue: now[field] ?? null, changedBy: user.id }));
+    .map((field) => ({ consignmentId, itemId: itemIdOf(field), version, field, fromValue: was[field] ?? null, toValue: now[field] ?? null, changedBy: user.id }));
   if (rows.length) await tx.insert(consignmentChanges).values(rows);
 }
 
-/** The audit history of a consignment, newest first (consignment information view). */
-export async function consignmentChangesOf(db: DbOrTx, user: CurrentUser, id: number) {
+/**
+ * The audit history of a consignment, newest first (consignment information view): its own
+ * fields' changes, or with `items` its items' (those naming an item id, GET /api/item_changes).
+ */
+export async function consignmentChangesOf(db: DbOrTx, user: CurrentUser, id: number, options: { items?: boolean } = {}) {
   if (!canSeeConsignmentInformation(user)) throw new AppError("forbidden", forbiddenMessage(user));
   await loadRow(db, user, id);
   const rows = await db
     .select({ change: consignmentChanges, by: users.fullName })
     .from(consignmentChanges)
     .leftJoin(users, eq(users.id, consignmentChanges.changedBy))
-    .where(eq(consignmentChanges.consignmentId, id))
+    .where(and(eq(consignmentChanges.consignmentId, id), options.items ? isNotNull(consignmentChanges.itemId) : isNull(consignmentChanges.itemId)))
     .orderBy(desc(consignmentChanges.id))
     .limit(1000);
-  return rows.map(({ change: c, by }) => ({ version: c.version, field: c.field, from: c.fromValue, to: c.toValue, by, at: c.changedAt.toISOString() }));
+  return rows.map(({ change: c, by }) => ({
+    version: c.version,
+    field: c.field,
+    from: c.fromValue,
+    to: c.toValue,
+    by,
+    at: c.changedAt.toISOString(),
+    ...(options.items ? { item_id: c.itemId } : {}),
+  }));
 }
