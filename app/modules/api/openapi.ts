@@ -5,6 +5,7 @@
 import { errorResponses, idParam, ok } from "./openapi-parts";
 import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
+import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 
 export const openApiDocument = {
@@ -241,5 +242,6 @@ export const openApiDocument = {
     ...trackingPaths,
     ...notificationTypePaths,
     ...notificationConfigPaths,
+    ...enquiryPaths,
   },
 } as const;
