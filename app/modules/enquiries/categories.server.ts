@@ -124,6 +124,3 @@ export async function moveCategory(db: DbOrTx, user: CurrentUser, customerId: nu
     for (const [i, r] of rows.entries()) if (r.position !== i + 1) await tx.update(ticketCategories).set({ position: i + 1 }).where(eq(ticketCategories.id, r.id));
   });
 }
-
-/** A sensible first list for a customer (the demo's). */
-export const DEFAULT_TYPES = ["Delivery delay", "Damaged goods", "Missing items", "Other"] as const;

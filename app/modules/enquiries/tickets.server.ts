@@ -153,8 +153,8 @@ export async function commentsOf(db: DbOrTx, ids: number[]): Promise<Map<number,
   return out;
 }
 
-/** has_tickets of a consignment: a cheap EXISTS on the tickets' consignment index. */
+/** has_tickets of a consignment: one row at most, by the tickets' consignment index. */
 export async function hasTickets(db: DbOrTx, consignmentId: number): Promise<boolean> {
-  const [row] = await db.select({ yes: sql<boolean>`exists (select 1 from ${tickets} where ${tickets.consignmentId} = ${consignmentId})` }).from(sql`(select 1) as one`);
-  return Boolean(row?.yes);
+  const rows = await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.consignmentId, consignmentId)).limit(1);
+  return rows.length > 0;
 }

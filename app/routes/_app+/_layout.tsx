@@ -4,12 +4,14 @@ import { useEffect } from "react";
 import { requireUser } from "~/modules/auth/guard.server";
 import { listNotices, unseenNoticeCount } from "~/modules/notices/notices.server";
 import { enquiriesMenu, mainNavigation, userMenu } from "~/modules/shell/navigation";
+import { enquiryTypesForMenu } from "~/modules/enquiries/menu.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
-  const [unseen, latest] = await Promise.all([
+  const [unseen, latest, enquiryTypes] = await Promise.all([
     unseenNoticeCount(context.db, user),
     listNotices(context.db, user, { limit: 5 }),
+    enquiryTypesForMenu(context.db, user, new URL(request.url).pathname),
   ]);
   return data({
     user: {
@@ -26,6 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     unseen,
     latestNotices: latest.notices,
+    enquiryTypes,
   });
 }
 
@@ -73,7 +76,7 @@ function useMenusClose() {
 const menuItem = "block px-3 py-1.5 text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none";
 
 export default function AppShell() {
-  const { user, unseen, latestNotices } = useLoaderData<typeof loader>();
+  const { user, unseen, latestNotices, enquiryTypes } = useLoaderData<typeof loader>();
   const location = useLocation();
   const here = location.pathname + location.search;
   useMenusClose();
@@ -113,7 +116,7 @@ export default function AppShell() {
             )}
           </Form>
           <Menu label="Enquiries">
-            {enquiriesMenu(user).map((item) => (
+            {enquiriesMenu(user, enquiryTypes).map((item) => (
               <Link key={item.to} to={item.to} className={menuItem}>
                 {item.label}
               </Link>
