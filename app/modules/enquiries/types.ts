@@ -75,8 +75,9 @@ const text = (what: string) => z.string({ error: `Please check the ${what.toLowe
 export const emailSchema = z
   .string({ error: MESSAGES.emailRequired })
   .trim()
-  .min(1, MESSAGES.emailRequired)
-  .max(LIMITS.email, MESSAGES.emailInvalid)
+  // a blank or too long address is told once, not again as not valid
+  .min(1, { error: MESSAGES.emailRequired, abort: true })
+  .max(LIMITS.email, { error: MESSAGES.emailInvalid, abort: true })
   .refine((s) => EMAIL.test(s), MESSAGES.emailInvalid);
 
 const optionalId = z.preprocess(
