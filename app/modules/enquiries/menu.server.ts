@@ -11,6 +11,7 @@ const WITH_A_CONSIGNMENT = new Set(["consignment", "return", "thirdparty", "trac
  * (staff) on every page; for others where a despatched consignment or its tracking is loaded.
  */
 export async function enquiryTypesForMenu(db: DbOrTx, user: CurrentUser, pathname: string): Promise<string[]> {
-  if (!isAdmin(user) && !WITH_A_CONSIGNMENT.has(firstSegment(pathname))) return [];
+  // a client navigation's loader call is the page's path with ".data" (single fetch)
+  if (!isAdmin(user) && !WITH_A_CONSIGNMENT.has(firstSegment(pathname.replace(/\.data$/, "")))) return [];
   return (await listCategories(db, user.customer.id)).map((c) => c.name);
 }
