@@ -55,7 +55,7 @@ test("raise an enquiry from a despatched consignment by keyboard; customer servi
   await page.goto("/enquiries");
   const again = page.getByTestId("enquiries").locator("tbody").filter({ hasText: subject.slice(0, 20) });
   await again.locator("summary").click();
-  await again.getByLabel("Status").selectOption("solved");
+  await again.getByLabel("Status", { exact: true }).selectOption("solved");
   await again.getByRole("button", { name: "Change status" }).click();
   await expect(page.getByRole("status").filter({ hasText: "The enquiry's status was changed." })).toBeVisible();
   await expect(page.getByTestId("enquiries").locator("tbody").filter({ hasText: subject.slice(0, 20) }).getByTestId("status")).toHaveText("Solved");
