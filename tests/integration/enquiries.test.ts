@@ -44,6 +44,14 @@ describe("enquiry types", () => {
     expect((await new Client(world.server.url).json("/api/tickets/categories.json")).status).toBe(401);
   });
 
+  it("the header's enquiries menu lists the types: for customer service on every page, for others where a consignment or the enquiries are loaded", async () => {
+    const menuLink = 'href="/enquiries?type=Delivery%20delay"';
+    expect(await (await customerService.request("/home")).text()).toContain(menuLink);
+    expect(await (await despatcher.request("/home")).text()).not.toContain(menuLink);
+    expect(await (await despatcher.request(`/consignment/${despatched.id}`)).text()).toContain(menuLink);
+    expect(await (await despatcher.request("/enquiries")).text()).toContain(menuLink);
+  });
+
   it("staff add, rename, order and remove a customer's types on /customers/{id}/enquiry_types; a despatcher may not", async () => {
     const acmeId = despatched.customer_id;
     const path = `/customers/${acmeId}/enquiry_types`;
