@@ -15,6 +15,8 @@ const schema = z.object({
   /** set: text messages are posted to this HTTP gateway as JSON { to, body }; unset: kept in the SMS outbox (mailbox page) */
   SMS_GATEWAY_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("FreightDesk <no-reply@freightdesk.local>"),
+  /** the provider's tech support address: enquiries go here when neither the carrier account nor the customer names one */
+  SUPPORT_EMAIL: z.string().default("support@freightdesk.local"),
   APP_URL: z.string().url().optional(),
   /** "0" runs no queue worker in the web process (use `npm run worker` instead) */
   RUN_WORKER: z.enum(["0", "1"]).default("1"),

@@ -42,7 +42,16 @@ const INPUT_ERRORS: Record<string, string> = {
   "54001": "The request is nested too deeply.",
 };
 
-/** The SQLSTATE of a database error (drizzle wraps the driver's error as its cause). */
+/** The SQLSTATE of a database error (drizzle wraps the driver's error as its cause), e.g. 23505 for a unique index. */
+export function sqlState(error: unknown): string | null {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return null;
+}
+
+/** A caller's value the database refused, with what to tell them. */
 export function inputRefusedByDatabase(error: unknown): { code: string; message: string } | null {
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;

@@ -1,6 +1,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.server";
-import { customers, notificationConfigs, notificationTypes, printers, users } from "../schema";
+import { customers, notificationConfigs, notificationTypes, printers, ticketCategories, users } from "../schema";
 import {
   DEMO_PASSWORD,
   createAddress,
@@ -40,6 +40,7 @@ export async function seedDemoIfEmpty(db: DbOrTx): Promise<boolean> {
   await db.transaction(async (tx) => {
     const demo = await seedDemo(tx);
     await seedNotificationDemo(tx, demo.acme.id);
+    await seedEnquiryTypesDemo(tx, [demo.acme.id, demo.testCustomer.id]);
   });
   // zones, rate cards, levies and surcharges so the demo can rate anywhere in Australia
   await seedRatingDemo(db);
@@ -232,4 +233,11 @@ export async function seedNotificationDemo(db: DbOrTx, customerId: number) {
       template: "<p>Hello {{ receiver_name }},</p><p>{{ carrier_name }} consignment {{ consignment_number }} from {{ sender_name }} has been delivered.</p><p>Proof of delivery: <a href=\"{{ public_tracking_url }}\">{{ public_tracking_url }}</a></p>",
     },
   ]);
+}
+
+/** The enquiry types the demo customers start with (staff keep them on /customers/{id}/enquiry_types). */
+export const DEMO_ENQUIRY_TYPES = ["Delivery delay", "Damaged goods", "Missing items", "Other"] as const;
+
+export async function seedEnquiryTypesDemo(db: DbOrTx, customerIds: number[]) {
+  await db.insert(ticketCategories).values(customerIds.flatMap((customerId) => DEMO_ENQUIRY_TYPES.map((name, i) => ({ customerId, name, position: i + 1 }))));
 }

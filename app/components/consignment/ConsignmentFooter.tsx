@@ -153,7 +153,6 @@ export function ConsignmentFooter({ f, data }: { f: ConsignmentFormState; data: 
           </Link>
         ) : null}
         {buttons.enquiries.visible && c ? (
-          // until its release lands this leads to a page that says so (modules/shell/planned.ts)
           <Link to={`/consignment/${c.id}/enquiries`} className="btn" title={buttons.enquiries.hint} data-button="enquiries">
             Enquiries
           </Link>

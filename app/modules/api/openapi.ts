@@ -8,6 +8,7 @@ import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
 import { noticesAdminPaths } from "./openapi-notices-admin";
+import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 
 export const openApiDocument = {
@@ -244,5 +245,6 @@ export const openApiDocument = {
     ...notificationConfigPaths,
     ...searchPaths,
     ...consignmentInformationPaths,
+    ...enquiryPaths,
   },
 } as const;

@@ -23,6 +23,7 @@ import { ratesForViewer } from "../rating/visibility";
 import { notFound, type FieldErrors } from "../../utils/errors";
 import { addressJson, type AddressJson } from "../addresses/address-json";
 import type { ReturnInfoInput } from "./schema";
+import { hasTickets } from "../enquiries/tickets.server";
 
 export const STALE_MESSAGE = "Unable to save. Someone else may have modified the consignment, please refresh.";
 
@@ -104,6 +105,8 @@ export interface ConsignmentJson {
   auto_delivered: boolean;
   cancellation_allowed_date: string | null;
   support_email_empty: boolean;
+  /** enquiries were raised about it (issue 15) */
+  has_tickets: boolean;
   site_code: string;
   site_id: number;
   customer_id: number;
@@ -149,7 +152,7 @@ export async function lockConsignment(tx: DbOrTx, user: CurrentUser, id: number)
 export async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow): Promise<ConsignmentJson> {
   const addressIds = [row.senderAddressId, row.receiverAddressId].filter((id): id is number => id != null);
   // one round of parallel reads
-  const [addressRows, itemRows, serviceRow, siteRow, accountRow, dgRows] = await Promise.all([
+  const [addressRows, itemRows, serviceRow, siteRow, accountRow, dgRows, ticketsRaised] = await Promise.all([
     addressIds.length ? db.select().from(addresses).where(inArray(addresses.id, addressIds)) : Promise.resolve([]),
     db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, row.id)).orderBy(asc(consignmentItems.position), asc(consignmentItems.id)),
     row.serviceId
@@ -172,6 +175,7 @@ export async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow)
       .where(eq(consignmentItems.consignmentId, row.id))
       .orderBy(asc(dangerousGoodsItems.id))
       .then((r) => r.map((x) => x.dg)),
+    hasTickets(db, row.id),
   ]);
   const byId = new Map(addressRows.map((a) => [a.id, a]));
   const hidden = Boolean(row.ratingDetail && (row.ratingDetail as { hidden?: boolean }).hidden) && !isAdmin(user);
@@ -248,6 +252,7 @@ export async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow)
     auto_delivered: row.autoDelivered,
     cancellation_allowed_date: row.cancellationAllowedDate?.toISOString() ?? null,
     support_email_empty: !accountRow.supportEmail,
+    has_tickets: ticketsRaised,
     site_code: siteRow.code,
     site_id: row.siteId,
     customer_id: row.customerId,

@@ -14,7 +14,8 @@ export interface MailMessage {
 export interface Mailer {
   /** "smtp" sends through SMTP_URL; "database" stores every message for the mailbox page. */
   readonly transport: "smtp" | "database";
-  send(message: MailMessage): Promise<void>;
+  /** `via`: the transaction the message belongs to, so a stored message commits or rolls back with it */
+  send(message: MailMessage, via?: DbOrTx): Promise<void>;
 }
 
 /** One mailer for every e-mail the product sends (password reset, returns, notifications). */
@@ -30,8 +31,8 @@ export function createMailer(db: DbOrTx, options: { smtpUrl?: string; from: stri
   }
   return {
     transport: "database",
-    async send(m) {
-      await db.insert(mailMessages).values({
+    async send(m, via) {
+      await (via ?? db).insert(mailMessages).values({
         to: m.to.toLowerCase(),
         subject: m.subject,
         text: m.text,

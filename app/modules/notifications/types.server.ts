@@ -11,6 +11,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { homeButtons } from "../auth/roles";
 import { AppError, type FieldErrors } from "../../utils/errors";
 import { fieldErrorsFrom } from "../../utils/validation";
+import { sqlState } from "../../utils/http.server";
 import { MESSAGES, notificationTypeSchema, type NotificationTypeInput, type NotificationTypeJson } from "./types";
 
 /** Throws 403 unless the user may keep notification types (super admins). */
@@ -52,15 +53,6 @@ export async function getNotificationType(db: DbOrTx, user: CurrentUser, id: num
   const found = await findType(db, id);
   if (!found) throw notFound();
   return found;
-}
-
-/** The SQLSTATE of a database error (drizzle wraps the driver's error as its cause). */
-function sqlState(error: unknown): string | null {
-  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return null;
 }
 
 const nameTaken = () => new AppError("invalid", MESSAGES.nameTaken, { name: [MESSAGES.nameTaken] });

@@ -7,7 +7,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   bookings: { title: "Bookings", release: "bookings" },
   booking: { title: "Booking", release: "bookings" },
   new_bookings: { title: "New bookings", release: "bookings" },
-  enquiries: { title: "Enquiries", release: "enquiries" },
   export: { title: "Export report", release: "search and export" },
   invoices_payable: { title: "Payable invoices", release: "finance" },
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
@@ -28,9 +27,8 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
 };
 
 /**
- * A despatched consignment's Enquiries button (spec 1 section 4) opens /consignment/{id}/{screen};
- * until its release lands that page says so for the consignment. (Tracking is /tracking/{id}.)
+ * A consignment's screens that later releases build, at /consignment/{id}/{screen}; until one
+ * lands that page says so for the consignment. (Tracking is /tracking/{id}, Enquiries
+ * /consignment/{id}/enquiries.)
  */
-export const PLANNED_CONSIGNMENT_SCREENS: Record<string, { title: string; release: string }> = {
-  enquiries: { title: "Enquiries", release: "enquiries" },
-};
+export const PLANNED_CONSIGNMENT_SCREENS: Record<string, { title: string; release: string }> = {};

@@ -6,12 +6,14 @@ import { requireUser } from "~/modules/auth/guard.server";
 import { userSite } from "~/modules/calendar/site-time";
 import { listNotices, unseenNoticeCount } from "~/modules/notices/notices.server";
 import { enquiriesMenu, mainNavigation, userMenu } from "~/modules/shell/navigation";
+import { enquiryTypesForMenu } from "~/modules/enquiries/menu.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
-  const [unseen, latest] = await Promise.all([
+  const [unseen, latest, enquiryTypes] = await Promise.all([
     unseenNoticeCount(context.db, user),
     listNotices(context.db, user, { limit: 5 }),
+    enquiryTypesForMenu(context.db, user, new URL(request.url).pathname),
   ]);
   return data({
     user: {
@@ -30,6 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     latestNotices: latest.notices,
     // the header search writes despatch dates as the user's site does
     dateCountry: userSite(user)?.country ?? "AUSTRALIA",
+    enquiryTypes,
   });
 }
 
@@ -77,7 +80,7 @@ function useMenusClose() {
 const menuItem = "block px-3 py-1.5 text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none";
 
 export default function AppShell() {
-  const { user, unseen, latestNotices, dateCountry } = useLoaderData<typeof loader>();
+  const { user, unseen, latestNotices, dateCountry, enquiryTypes } = useLoaderData<typeof loader>();
   const location = useLocation();
   const here = location.pathname + location.search;
   useMenusClose();
@@ -113,7 +116,7 @@ export default function AppShell() {
             </Form>
           )}
           <Menu label="Enquiries">
-            {enquiriesMenu(user).map((item) => (
+            {enquiriesMenu(user, enquiryTypes).map((item) => (
               <Link key={item.to} to={item.to} className={menuItem}>
                 {item.label}
               </Link>
