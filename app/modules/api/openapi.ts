@@ -3,6 +3,7 @@
  * file under app/routes/api+ and users+ has its path here and every path here has a route.
  */
 import { errorResponses, idParam, ok } from "./openapi-parts";
+import { exportPaths } from "./openapi-exports";
 import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { trackingPaths } from "./openapi-tracking";
@@ -241,5 +242,6 @@ export const openApiDocument = {
     ...trackingPaths,
     ...notificationTypePaths,
     ...notificationConfigPaths,
+    ...exportPaths,
   },
 } as const;

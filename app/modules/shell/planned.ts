@@ -9,7 +9,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   new_bookings: { title: "New bookings", release: "bookings" },
   enquiries: { title: "Enquiries", release: "enquiries" },
   advanced: { title: "Advanced search", release: "search and export" },
-  export: { title: "Export report", release: "search and export" },
   invoices_payable: { title: "Payable invoices", release: "finance" },
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
   invoice: { title: "Invoice", release: "finance" },
