@@ -110,6 +110,11 @@ describe("export report", () => {
     expect(lines[1]).toMatch(/,2,12\.5,0\.25,100,10,110$/);
   });
 
+  it("an export with nothing in range still has its header line", async () => {
+    const { bytes } = await exportFile(world.clients.despatcher, "format=csv", { from_date: "01/01/2025", to_date: "31/01/2025" });
+    expect(csvLines(bytes)).toEqual([exportHeaders(false).join(",")]);
+  });
+
   it("one site of theirs narrows the export; another site is a field error", async () => {
     const { bytes } = await exportFile(world.clients.despatcher, "format=csv", { ...RANGE, site_code: "syd" });
     expect(numbersIn(csvLines(bytes))).toEqual(["SYDX1"]);

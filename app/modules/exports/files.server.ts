@@ -48,8 +48,10 @@ export async function openWriter(path: string, format: ExportFormat, headers: st
   }
   const file = createWriteStream(path);
   // a byte-order mark so spreadsheets read names outside ASCII as UTF-8
-  const csv = csvFormat<Cell[], Cell[]>({ headers, writeBOM: true });
+  const csv = csvFormat<Cell[], Cell[]>({ writeBOM: true });
   csv.pipe(file);
+  // written as a row: fast-csv's own headers wait for a first row, so an empty export had none
+  csv.write(headers);
   return {
     async write(row) {
       if (!csv.write(row)) await once(csv, "drain");
