@@ -68,15 +68,15 @@ async function runExport(bench: Bench, format: "csv" | "xlsx", range: { from: st
 async function floor(bench: Bench, siteIds: number[], range: { from: string; to: string }): Promise<{ rows: number; wallMs: number }> {
   const started = performance.now();
   const raw = (await bench.server.db.execute(sql`
-    select c.*, s.code, sa.name, sa.locality, ra.name, ra.locality, sv.name, ca.name
-    from consignments c
-    left join sites s on s.id = c.site_id
-    left join addresses sa on sa.id = c.sender_address_id
-    left join addresses ra on ra.id = c.receiver_address_id
-    left join services sv on sv.id = c.service_id
+    select consignments.*, s.code, sa.name, sa.locality, ra.name, ra.locality, sv.name, ca.name
+    from consignments
+    left join sites s on s.id = consignments.site_id
+    left join addresses sa on sa.id = consignments.sender_address_id
+    left join addresses ra on ra.id = consignments.receiver_address_id
+    left join services sv on sv.id = consignments.service_id
     left join carriers ca on ca.id = sv.carrier_id
     where ${and(eq(consignments.customerId, bench.demo.acme.id), inArray(consignments.siteId, siteIds), eq(consignments.active, true), eq(consignments.isQuote, false), gte(consignments.despatchDate, range.from), lte(consignments.despatchDate, range.to))}
-    order by c.despatch_date, c.id`)) as unknown as Raw<unknown>;
+    order by consignments.despatch_date, consignments.id`)) as unknown as Raw<unknown>;
   return { rows: rowsOf(raw).length, wallMs: performance.now() - started };
 }
 

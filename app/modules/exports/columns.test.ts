@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COST_HEADERS, ddmmyyyy, exportHeaders, exportRow, type ExportSource } from "./columns";
+import { csvLine } from "./files.server";
 import { checkCriteria, criteriaSchema, exportFilename, MESSAGES, readDate } from "./criteria";
 
 const source = (over: Partial<ExportSource> = {}): ExportSource => ({
@@ -117,5 +118,11 @@ describe("export criteria", () => {
     const { criteria } = check({ from_date: "01/08/2026", to_date: "31/10/2026" });
     expect(criteria).toEqual({ siteCode: "ALL", from: "2026-08-01", to: "2026-10-31", format: "csv", newExport: false });
     expect(exportFilename({ ...criteria, format: "xlsx" })).toBe("consignments-2026-08-01-to-2026-10-31.xlsx");
+  });
+});
+
+describe("csvLine", () => {
+  it("quotes text with a quote, comma or line break (RFC 4180), leaves numbers and blanks bare", () => {
+    expect(csvLine(["a", 'say "hi"', "x,y", "two\nlines", "", null, 12.5, -1])).toBe('a,"say ""hi""","x,y","two\nlines",,,12.5,-1\r\n');
   });
 });

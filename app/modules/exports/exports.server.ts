@@ -140,14 +140,19 @@ export async function runExport(db: DbOrTx, p: ExportPayload, progress: (pct: nu
   const writer = await openWriter(path, p.format, exportHeaders(p.newExport));
   let rows = 0;
   try {
-    let after: { date: string; id: number } | null = null;
+    // the next page is asked for before this one is written, so the database works meanwhile
+    let pending = page(db, p, null);
     for (;;) {
-      const batch = await page(db, p, after);
+      const batch = await pending;
+      const last = batch[batch.length - 1];
+      if (batch.length === PAGE) {
+        pending = page(db, p, { date: last!.despatchDate!, id: last!.id });
+        // awaited next time round; a write failing first must not leave its rejection unhandled
+        pending.catch(() => {});
+      }
       for (const row of batch) await writer.write(exportRow(row as ExportSource, p.newExport));
       rows += batch.length;
       if (batch.length < PAGE) break;
-      const last = batch[batch.length - 1]!;
-      after = { date: last.despatchDate!, id: last.id };
       await progress(Math.min(99, Math.floor((rows / Math.max(1, Number(total))) * 100)), `Exported ${rows} of ${total} consignments...`);
     }
     await writer.close();
