@@ -97,7 +97,8 @@ function page(db: DbOrTx, p: ExportPayload, after: { date: string; id: number } 
       consignmentNumber: consignments.consignmentNumber,
       reference: consignments.reference,
       customReference: consignments.customReference,
-      siteCode: sites.code,
+      siteId: consignments.siteId,
+      serviceId: consignments.serviceId,
       despatchDate: consignments.despatchDate,
       estimatedDeliveryDate: consignments.estimatedDeliveryDate,
       createdAt: consignments.createdAt,
@@ -111,8 +112,6 @@ function page(db: DbOrTx, p: ExportPayload, after: { date: string; id: number } 
       receiverLocality: receiver.locality,
       receiverRegion: receiver.region,
       receiverPostcode: receiver.postcode,
-      carrierName: carriers.name,
-      serviceName: services.name,
       itemCount: consignments.itemCount,
       totalWeight: consignments.totalWeight,
       totalVolume: consignments.totalVolume,
@@ -122,14 +121,20 @@ function page(db: DbOrTx, p: ExportPayload, after: { date: string; id: number } 
       ratingDetail: p.newExport ? consignments.ratingDetail : sql<null>`null`,
     })
     .from(consignments)
-    .leftJoin(sites, eq(sites.id, consignments.siteId))
     .leftJoin(sender, eq(sender.id, consignments.senderAddressId))
     .leftJoin(receiver, eq(receiver.id, consignments.receiverAddressId))
-    .leftJoin(services, eq(services.id, consignments.serviceId))
-    .leftJoin(carriers, eq(carriers.id, services.carrierId))
     .where(and(scope(p), after ? sql`(${consignments.despatchDate}, ${consignments.id}) > (${after.date}::date, ${after.id})` : undefined))
     .orderBy(asc(consignments.despatchDate), asc(consignments.id))
     .limit(PAGE);
+}
+
+/** Site codes and service and carrier names, read once: a join per row cost more than the lookups. */
+async function lookups(db: DbOrTx, customerId: number) {
+  const [siteRows, serviceRows] = await Promise.all([
+    db.select({ id: sites.id, code: sites.code }).from(sites).where(eq(sites.customerId, customerId)),
+    db.select({ id: services.id, name: services.name, carrier: carriers.name }).from(services).innerJoin(carriers, eq(carriers.id, services.carrierId)),
+  ]);
+  return { sites: new Map(siteRows.map((r) => [r.id, r.code])), services: new Map(serviceRows.map((r) => [r.id, r])) };
 }
 
 /** The job: counts, then writes page after page to a new file; answers where the file is. */
@@ -137,6 +142,7 @@ export async function runExport(db: DbOrTx, p: ExportPayload, progress: (pct: nu
   const [{ total }] = (await db.select({ total: count() }).from(consignments).where(scope(p))) as [{ total: number }];
   const file = `${randomUUID()}.${p.format}`;
   const path = exportPath(file)!;
+  const names = await lookups(db, p.customerId);
   const writer = await openWriter(path, p.format, exportHeaders(p.newExport));
   let rows = 0;
   try {
@@ -150,7 +156,11 @@ export async function runExport(db: DbOrTx, p: ExportPayload, progress: (pct: nu
         // awaited next time round; a write failing first must not leave its rejection unhandled
         pending.catch(() => {});
       }
-      for (const row of batch) await writer.write(exportRow(row as ExportSource, p.newExport));
+      for (const row of batch) {
+        const service = row.serviceId == null ? undefined : names.services.get(row.serviceId);
+        const source: ExportSource = { ...row, siteCode: names.sites.get(row.siteId) ?? null, serviceName: service?.name ?? null, carrierName: service?.carrier ?? null };
+        await writer.write(exportRow(source, p.newExport));
+      }
       rows += batch.length;
       if (batch.length < PAGE) break;
       await progress(Math.min(99, Math.floor((rows / Math.max(1, Number(total))) * 100)), `Exported ${rows} of ${total} consignments...`);
