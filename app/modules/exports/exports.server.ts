@@ -22,8 +22,8 @@ import { ALL_SITES, FORMATS, MESSAGES, checkCriteria, criteriaSchema, exportFile
 import { exportPath, openWriter } from "./files.server";
 
 export const EXPORT_JOB = "exports.run";
-/** Rows read per keyset page: enough to keep the writer busy, few enough that memory stays flat. */
-export const PAGE = 5000;
+/** Rows read per keyset page: 1,000 kept the CSV export's RSS growth at 66 MB against 140 MB with 5,000, at the same speed (bench/exports.ts). */
+export const PAGE = 1000;
 
 /** The menu entry and /export need can_export, for every role (spec 1 line 43: the flag gates the entry). */
 export const canExport = (u: AccessSubject) => Boolean(u.canExport);
