@@ -9,6 +9,8 @@ import { emailReturnDocuments } from "../app/modules/despatch/return-email.serve
 import { releaseDespatch } from "../app/modules/despatch/recovery.server";
 import { fetchAndRecord, fetchMessage, MAX_FETCH, startTrackingAfterDespatch, type FetchResult } from "../app/modules/tracking/feed.server";
 import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../app/modules/tracking/replay.server";
+import { EXPORT_JOB, exportMessage, exportPayload, runExport, type ExportResult } from "../app/modules/exports/exports.server";
+import { removeOldExports } from "../app/modules/exports/files.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -45,7 +47,13 @@ export const JOBS = {
     doneMessage: (r: CleanupResult) =>
       `Removed ${r.sessions} expired session(s), ${r.resetTokens} reset link(s) and ${r.signInAudits} old sign-in record(s).`,
     cron: "17 3 * * *",
-    run: ({ db }, payload, progress) => runCleanup(db, payload.now ? new Date(payload.now) : new Date(), progress),
+    run: async ({ db }, payload, progress) => {
+      const now = payload.now ? new Date(payload.now) : new Date();
+      const result = await runCleanup(db, now, progress);
+      // export files past their download window go with the expired sessions
+      await removeOldExports(now);
+      return result;
+    },
   }),
   "consignments.despatch": define({
     payload: despatchPayload,
@@ -97,6 +105,13 @@ export const JOBS = {
     startMessage: "Replaying tracking events...",
     doneMessage: (r: ReplayResult) => replayMessage(r),
     run: ({ db, queue }, payload, progress) => runReplay(db, queue, payload, progress),
+  }),
+  // /export and POST /api/exports: the export report's file, streamed page by page (issue 15 item 4)
+  [EXPORT_JOB]: define({
+    payload: exportPayload,
+    startMessage: "Exporting consignments...",
+    doneMessage: (r: ExportResult) => exportMessage(r),
+    run: ({ db }, payload, progress) => runExport(db, payload, progress),
   }),
 };
 

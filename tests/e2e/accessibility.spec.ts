@@ -337,4 +337,5 @@ test("a super admin's home, and the finance view", async ({ page }) => {
   await page.context().clearCookies();
   await signIn(page, "finance@example.com");
   await visit(page, "/invoices_payable", "payable invoices (later release, finance view)");
+  await visit(page, "/export", "export report (can_export)");
 });

@@ -4,6 +4,7 @@
  */
 import { errorResponses, idParam, ok } from "./openapi-parts";
 import { consignmentInformationPaths } from "./openapi-consignment-information";
+import { exportPaths } from "./openapi-exports";
 import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
@@ -246,5 +247,6 @@ export const openApiDocument = {
     ...searchPaths,
     ...consignmentInformationPaths,
     ...enquiryPaths,
+    ...exportPaths,
   },
 } as const;

@@ -7,7 +7,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   bookings: { title: "Bookings", release: "bookings" },
   booking: { title: "Booking", release: "bookings" },
   new_bookings: { title: "New bookings", release: "bookings" },
-  export: { title: "Export report", release: "search and export" },
   invoices_payable: { title: "Payable invoices", release: "finance" },
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
   invoice: { title: "Invoice", release: "finance" },
