@@ -39,6 +39,11 @@ export async function openWriter(path: string, format: ExportFormat, headers: st
     return {
       async write(row) {
         sheet.addRow(row).commit();
+        // exceljs hands the zip each 64 KB batch without waiting for it (stream-buf.js, batch
+        // mode), so rows read faster than deflate writes them piled up in memory: wait for the
+        // zip's entry stream to drain before taking more.
+        const into = (sheet as unknown as { stream?: { pipes?: NodeJS.WritableStream[] } }).stream?.pipes?.[0] as (NodeJS.WritableStream & { writableNeedDrain?: boolean }) | undefined;
+        if (into?.writableNeedDrain) await once(into, "drain");
       },
       async close() {
         sheet.commit();
