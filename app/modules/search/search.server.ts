@@ -28,6 +28,9 @@ export const likePrefix = (term: string) => `${likeLiteral(term.toLowerCase())}%
 export const likeContains = (term: string) => `%${likeLiteral(term)}%`;
 const likeLiteral = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The last character there is: every text starting with a prefix sorts before the prefix and it. */
+const LAST_CHAR = "\u{10FFFF}";
+
 /** The user's consignments: their working customer's, at one of their sites, never quotes. */
 export function userScope(user: CurrentUser, alias = "c"): SQL {
   const c = sql.raw(alias);
@@ -73,13 +76,17 @@ interface Hit {
 export async function searchConsignments(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<{ consignments: SearchResult[] }> {
   const { query } = parseOrThrow(querySchema, raw);
   if (query.length < SEARCH_MIN) return { consignments: [] };
-  const pattern = likePrefix(query);
   const scope = userScope(user);
-  // ~<~ is text_pattern_ops' order: the prefix indexes (migration 0015) hand rows over in it
+  // The prefix as a range of the index's order (~>=~ and ~<~ are text_pattern_ops' operators) as
+  // well as a LIKE: a prepared statement's generic plan cannot take index bounds from a LIKE
+  // parameter and would walk the customer's whole index; from a range of parameters it can.
+  const low = sql`lower(${query}::text)`;
+  const high = sql`(lower(${query}::text) || ${LAST_CHAR}::text)`;
+  const pattern = sql`(lower(${likeLiteral(query)}::text) || '%')`;
   const branch = (field: number, column: string) => {
     const key = sql.raw(`lower(c.${column})`);
     return sql`(select c.id, ${field}::int as field, ${key} as key from consignments c
-      where ${scope} and ${key} like ${pattern}
+      where ${scope} and ${key} ~>=~ ${low} and ${key} ~<~ ${high} and ${key} like ${pattern}
       order by ${key} using ~<~ limit ${SEARCH_LIMIT})`;
   };
   const raw2 = await db.execute(sql`
