@@ -42,7 +42,7 @@ export const searchPaths = {
                     service: text("a service code"),
                     reference: text("part of the reference"),
                     custom_reference: text("part of the custom reference"),
-                    receiver_name: text("part of the receiver's name"),
+                    receiver_name: text("part of the receiver's name (the sender's for returns: party_name, as the list shows it)"),
                     postcode: text("the start of the receiver's postcode"),
                     locality: text("part of the receiver's locality"),
                     consignment_number: text("part of the consignment number"),

@@ -28,6 +28,9 @@ export const likePrefix = (term: string) => `${likeLiteral(term.toLowerCase())}%
 export const likeContains = (term: string) => `%${likeLiteral(term)}%`;
 const likeLiteral = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The last character there is: every text starting with a prefix sorts before the prefix and it. */
+const LAST_CHAR = "\u{10FFFF}";
+
 /** The user's consignments: their working customer's, at one of their sites, never quotes. */
 export function userScope(user: CurrentUser, alias = "c"): SQL {
   const c = sql.raw(alias);
@@ -73,31 +76,39 @@ interface Hit {
 export async function searchConsignments(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<{ consignments: SearchResult[] }> {
   const { query } = parseOrThrow(querySchema, raw);
   if (query.length < SEARCH_MIN) return { consignments: [] };
-  const pattern = likePrefix(query);
   const scope = userScope(user);
-  // ~<~ is text_pattern_ops' order: the prefix indexes (migration 0015) hand rows over in it
+  // The prefix as a range of the index's order (~>=~ and ~<~ are text_pattern_ops' operators): a
+  // prepared statement's generic plan takes index bounds from a range of parameters, where from a
+  // LIKE parameter it took none and walked the customer's whole index (190 ms at 100,000 rows).
+  // Every text that starts with the term sorts from the term up to the term and the last character.
+  const low = sql`lower(${query}::text)`;
+  const high = sql`(lower(${query}::text) || ${LAST_CHAR}::text)`;
   const branch = (field: number, column: string) => {
     const key = sql.raw(`lower(c.${column})`);
     return sql`(select c.id, ${field}::int as field, ${key} as key from consignments c
-      where ${scope} and ${key} like ${pattern}
+      where ${scope} and ${key} ~>=~ ${low} and ${key} ~<~ ${high}
       order by ${key} using ~<~ limit ${SEARCH_LIMIT})`;
   };
+  // two small statements plan faster than one that joins the details in (planning was most of it)
+  const hits = rowsOf<{ id: number }>(
+    await db.execute(sql`
+      select id from (select distinct on (id) id, field, key from (${branch(1, "consignment_number")} union all ${branch(2, "reference")} union all ${branch(3, "party_name")}) h order by id, field) b
+      order by field, key using ~<~, id limit ${SEARCH_LIMIT}`),
+  ).map((h) => Number(h.id));
+  if (!hits.length) return { consignments: [] };
   const raw2 = await db.execute(sql`
-    with hits as (${branch(1, "consignment_number")} union all ${branch(2, "reference")} union all ${branch(3, "party_name")}),
-    best as (select distinct on (id) id, field, key from hits order by id, field)
     select c.id, c.consignment_number, c.reference, c.state, c.return_type, c.despatch_date::text as despatch_date, c.item_count,
       c.service_rate::text as service_rate, (c.rating_detail ->> 'hidden')::boolean as rate_hidden, c.active,
       s.name as service_name, k.name as carrier_name,
       a.name as receiver_name, a.code as receiver_code, a.address_line_1 as receiver_line_1, a.locality as receiver_locality,
       a.postcode as receiver_postcode, a.region as receiver_region, a.country as receiver_country
-    from best b
-    join consignments c on c.id = b.id
+    from consignments c
     left join addresses a on a.id = c.receiver_address_id
     left join services s on s.id = c.service_id
     left join carriers k on k.id = s.carrier_id
-    order by b.field, b.key using ~<~, c.id
-    limit ${SEARCH_LIMIT}`);
-  return { consignments: rowsOf<Hit>(raw2).map((h) => toResult(user, h)) };
+    where c.id in (${sql.join(hits.map((id) => sql`${id}`), sql`, `)})`);
+  const byId = new Map(rowsOf<Hit>(raw2).map((h) => [Number(h.id), h]));
+  return { consignments: hits.map((id) => toResult(user, byId.get(id)!)) };
 }
 
 function toResult(user: CurrentUser, h: Hit): SearchResult {

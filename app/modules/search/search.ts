@@ -83,6 +83,7 @@ export interface SearchResult {
 export interface AdvancedRow extends Omit<SearchResult, "receiver_address" | "receiver_reference"> {
   custom_reference: string | null;
   despatch_type: DespatchType;
+  /** the receiver's name kept with the row (party_name: the sender's for returns and third-party pickups), as the list shows it */
   receiver_name: string | null;
   receiver_locality: string | null;
   receiver_postcode: string | null;
