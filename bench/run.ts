@@ -5,7 +5,9 @@
  *
  * The measures, in the order they run: rating (bench/rating.ts), consignment entry and printing
  * (bench/entry-printing.ts), despatch and the list (bench/despatch-list.ts), the web processes
- * (bench/processes.ts), then sign-in and the per-request authentication (here).
+ * (bench/processes.ts), then sign-in and the per-request authentication (here), then the export
+ * report (bench/exports.ts) and, last because it adds about 1,000,000 consignments, the searches
+ * (bench/search.ts).
  */
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -17,6 +19,8 @@ import { benchWebProcesses, webProcessesSection } from "./processes";
 import { benchRating, ratingSection } from "./rating";
 import { prepareBench } from "./setup";
 import { trackingSection } from "./tracking";
+import { exportsSection } from "./exports";
+import { searchSection } from "./search";
 
 const server = await startTestServer();
 try {
@@ -48,6 +52,9 @@ try {
     ["GET /api/users/current (session + user load), 20 callers (separate process)", await loadFrom({ url: `${server.url}/api/users/current`, headers: { ...headers, "accept-encoding": "identity" }, total: 2000, concurrency: 20 })],
     ["GET /home page (shell + notices, server render), 10 callers", await load(500, 10, () => fetch(`${server.url}/home`, { headers: { cookie: client.cookie } }))],
   ];
+
+  const exportsLines = await exportsSection(bench);
+  const searchLines = await searchSection(bench);
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -83,6 +90,8 @@ try {
     ...despatchListSection(despatch, list),
     ...tracking,
     ...webProcessesSection(webProcesses),
+    ...exportsLines,
+    ...searchLines,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));
   console.log(lines.join("\n"));
