@@ -46,7 +46,8 @@ const columnsOf = (table: typeof consignments | typeof consignmentItems, skip: s
 
 /** `n` copies of consignment `id` with its item lines (no number yet): returns their ids. */
 export async function cloneConsignment(db: Db, id: number, n: number): Promise<number[]> {
-  const cols = columnsOf(consignments, ["id"]);
+  // the tracking token is unique: each copy gets its own by default
+  const cols = columnsOf(consignments, ["id", "public_tracking_token"]);
   const raw = (await db.execute(sql.raw(`insert into consignments (${cols}) select ${cols} from consignments, generate_series(1, ${n}) where id = ${id} returning id`))) as unknown as
     | { rows?: { id: number }[] }
     | { id: number }[];
