@@ -6,7 +6,11 @@
  * lines of docs/performance.md. Alone: `npx tsx bench/exports.ts` (after `npm run build`), against
  * DATABASE_URL when set, else PGlite; EXPORTS_BENCH_N sets how many consignments (default 100,000).
  */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { consignments, users } from "../db/schema";
 import { createMailer } from "../app/modules/mail/mailer.server";
@@ -63,6 +67,57 @@ async function runExport(bench: Bench, format: "csv" | "xlsx", range: { from: st
   }
 }
 
+/**
+ * The same export run by `npm run worker` (build/worker.js) in a process of its own, as a
+ * deployment runs jobs, sampling that process's RSS alone every 50 ms: the bench's own process
+ * holds every earlier section's heap, whose collection moves its RSS by hundreds of megabytes
+ * whatever the export does. Needs PostgreSQL (the worker shares the database); null on PGlite.
+ */
+async function rssInWorker(bench: Bench, format: "csv" | "xlsx", range: { from: string; to: string }): Promise<{ baselineMb: number; growthMb: number } | null> {
+  const url = bench.server.test.database.url;
+  if (!url) return null;
+  // queued jobs left by earlier sections (tracking fetches, say) would run in the worker too
+  await bench.server.db.execute(sql`delete from pgboss.job where state in ('created', 'retry')`);
+  const root = path.resolve(import.meta.dirname, "..");
+  const child = spawn(process.execPath, [path.join(root, "build/worker.js")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: "production", NODE_OPTIONS: "--max-semi-space-size=64", PRINT_WARMUP: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => chunk.includes("processing jobs") && resolve());
+      void exited.then((code) => reject(new Error(`build/worker.js exited (${code}) before working`)));
+    });
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+    await sleep(2000);
+    const baseline = rss();
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 50);
+    try {
+      const res = await fetch(`${bench.server.url}/api/exports?format=${format}`, {
+        method: "POST",
+        headers: { ...bench.headers, "content-type": "application/json" },
+        body: JSON.stringify({ site_code: "ALL", from_date: isoToDdmmyyyy(range.from), to_date: isoToDdmmyyyy(range.to) }),
+      });
+      const { job_id } = (await res.json()) as { job_id: string };
+      for (let waited = 0; ; waited += 200) {
+        const { status } = (await (await fetch(`${bench.server.url}/api/job_status/${job_id}`, { headers: bench.headers })).json()) as { status: string };
+        if (status === "complete") break;
+        if (status === "failed" || waited > 300_000) throw new Error(`worker export ${status}`);
+        await sleep(200);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    return { baselineMb: baseline / 2 ** 20, growthMb: (peak - baseline) / 2 ** 20 };
+  } finally {
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
 /** The floor: the same rows and joins read by one SELECT, nothing written. */
 async function floor(bench: Bench, siteIds: number[], range: { from: string; to: string }): Promise<{ rows: number; wallMs: number }> {
   const started = performance.now();
@@ -92,28 +147,33 @@ export async function exportsSection(bench: Bench): Promise<string[]> {
   const base = await floor(bench, siteIds, range);
   const xlsx = await runExport(bench, "xlsx", range);
   const csv = await runExport(bench, "csv", range);
+  const xlsxWorker = await rssInWorker(bench, "xlsx", range);
+  const csvWorker = await rssInWorker(bench, "csv", range);
   const csvPerSecond = csv.rows / (csv.wallMs / 1000);
   const met = (ok: boolean) => (ok ? "met" : "NOT met");
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  // the target's RSS is the worker process's when there is one (PostgreSQL), else the bench's own
+  const xlsxRss = xlsxWorker?.growthMb ?? xlsx.rssGrowthMb;
+  const workerCell = (w: { baselineMb: number; growthMb: number } | null) => (w ? `${w.growthMb.toFixed(1)} (from ${w.baselineMb.toFixed(0)})` : "-");
   return [
     "## Export report",
     "",
-    `Targets (issue 15 item 4): with ${N.toLocaleString("en")} consignments of the benchmark customer (despatcher's two sites, ${DAYS} days), an XLSX export of about that many rows under 15 s with the process's RSS growing less than 150 MB; a CSV export at 50,000 rows a second or more. Each runs through POST /api/exports and the exports.run job in the bench's process (RSS sampled every 50 ms).`,
+    `Targets (issue 15 item 4): with ${N.toLocaleString("en")} consignments of the benchmark customer (despatcher's two sites, ${DAYS} days), an XLSX export of about that many rows under 15 s with the server's RSS growing less than 150 MB; a CSV export at 50,000 rows a second or more. Each runs through POST /api/exports and the exports.run job. Times: the job played in the bench's process. RSS: the same export run again by \`npm run worker\` (build/worker.js) in a process of its own, sampled every 50 ms; the bench's process, which holds every earlier section's heap, is shown beside it.`,
     "",
-    "| what | rows | wall s | rows/s | RSS growth MB | file MB |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
-    `| XLSX export (API call, job, file) | ${xlsx.rows.toLocaleString("en")} | ${(xlsx.wallMs / 1000).toFixed(2)} | ${(xlsx.rows / (xlsx.wallMs / 1000)).toFixed(0)} | ${xlsx.rssGrowthMb.toFixed(1)} | ${mb(xlsx.bytes)} |`,
-    `| CSV export (API call, job, file) | ${csv.rows.toLocaleString("en")} | ${(csv.wallMs / 1000).toFixed(2)} | ${csvPerSecond.toFixed(0)} | ${csv.rssGrowthMb.toFixed(1)} | ${mb(csv.bytes)} |`,
-    `| floor: the same rows and joins in one SELECT, nothing written | ${base.rows.toLocaleString("en")} | ${(base.wallMs / 1000).toFixed(2)} | ${(base.rows / (base.wallMs / 1000)).toFixed(0)} | - | - |`,
+    "| what | rows | wall s | rows/s | worker RSS growth MB | bench process RSS growth MB | file MB |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    `| XLSX export (API call, job, file) | ${xlsx.rows.toLocaleString("en")} | ${(xlsx.wallMs / 1000).toFixed(2)} | ${(xlsx.rows / (xlsx.wallMs / 1000)).toFixed(0)} | ${workerCell(xlsxWorker)} | ${xlsx.rssGrowthMb.toFixed(1)} | ${mb(xlsx.bytes)} |`,
+    `| CSV export (API call, job, file) | ${csv.rows.toLocaleString("en")} | ${(csv.wallMs / 1000).toFixed(2)} | ${csvPerSecond.toFixed(0)} | ${workerCell(csvWorker)} | ${csv.rssGrowthMb.toFixed(1)} | ${mb(csv.bytes)} |`,
+    `| floor: the same rows and joins in one SELECT, nothing written | ${base.rows.toLocaleString("en")} | ${(base.wallMs / 1000).toFixed(2)} | ${(base.rows / (base.wallMs / 1000)).toFixed(0)} | - | - | - |`,
     "",
-    `- XLSX of ${xlsx.rows.toLocaleString("en")} rows under 15 s: ${(xlsx.wallMs / 1000).toFixed(2)} s, ${met(xlsx.wallMs < 15_000)}; RSS growth under 150 MB: ${xlsx.rssGrowthMb.toFixed(1)} MB, ${met(xlsx.rssGrowthMb < 150)}`,
-    `- CSV at 50,000 rows a second or more: ${csvPerSecond.toFixed(0)} rows a second, ${met(csvPerSecond >= 50_000)}`,
+    `- XLSX of ${xlsx.rows.toLocaleString("en")} rows under 15 s: ${(xlsx.wallMs / 1000).toFixed(2)} s, ${met(xlsx.wallMs < 15_000)}; RSS growth under 150 MB: ${xlsxRss.toFixed(1)} MB${xlsxWorker ? " (worker process)" : ""}, ${met(xlsxRss < 150)}`,
+    `- CSV at 50,000 rows a second or more: ${csvPerSecond.toFixed(0)} rows a second (floor ${(base.rows / (base.wallMs / 1000)).toFixed(0)}), ${met(csvPerSecond >= 50_000)}`,
     "",
     "The job reads keyset pages of 1,000 rows (despatch date, id) on consignments_customer_date_idx and",
     "writes each row as it comes: CSV lines go out in 64 KB chunks that wait on the file; exceljs's streaming",
     "writer commits every row without shared strings or styles and waits for its zip to drain, so memory",
-    "holds about one page at a time. RSS growth includes the young generation the server is allowed",
-    "(--max-semi-space-size=64), so it moves by tens of megabytes from run to run.",
+    "holds about one page at a time. Growth includes the young generation a process is allowed",
+    "(--max-semi-space-size=64, as `npm start` runs), so it moves by tens of megabytes from run to run.",
     "",
   ];
 }
