@@ -10,3 +10,4 @@ export * from "./printers";
 export * from "./tracking";
 export * from "./notifications";
 export * from "./enquiries";
+export * from "./admin";

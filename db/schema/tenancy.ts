@@ -49,6 +49,8 @@ export const customers = pgTable(
     code: text("code").notNull(),
     name: text("name").notNull(),
     brandingPrefix: text("branding_prefix"),
+    /** the customer's organisation in the support desk; read-only on the customer screen */
+    zendeskOrgId: text("zendesk_org_id"),
     testAccount: boolean("test_account").notNull().default(false),
     testAccountPrevious: boolean("test_account_previous").notNull().default(false),
     disabled: boolean("disabled").notNull().default(false),

@@ -117,6 +117,24 @@ describe("route access (spec 1 and 3 section 2)", () => {
     expect(canAccessPath(as("despatcher"), "/Bookings")).toBe(false);
     expect(isPublicPath("/LOGIN")).toBe(true);
   });
+  it("lets despatchers reach their customer's recipients and item types, and nothing else under /customers", () => {
+    const despatcher = as("despatcher");
+    for (const path of ["/customers/7/index_recipients", "/customers/7/index_item_types", "/customers/7/item_types", "/customers/7/item_types/3", "/Customers/7/Index_Recipients"]) {
+      expect(canAccessPath(despatcher, path)).toBe(true);
+    }
+    for (const path of [
+      "/customers/7",
+      "/customers/7/index_sites",
+      "/customers/7/index_users",
+      "/customers/7/reference_types",
+      "/customers/7/item_types/3/extra",
+      "/customers/x/index_recipients",
+      "/customers/7/index_recipients/9",
+      "/customers/%E0%A4%A/index_recipients",
+    ]) {
+      expect(canAccessPath(despatcher, path)).toBe(false);
+    }
+  });
   it("decides by the first segment only (a restricted word later in the path is fine)", () => {
     expect(canAccessPath(as("despatcher"), "/consignment/customers")).toBe(true);
     expect(canAccessPath(as("despatcher"), "/customersx")).toBe(true);

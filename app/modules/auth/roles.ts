@@ -103,6 +103,12 @@ export const RESTRICTED_SEGMENTS = [
   "branding",
 ] as const;
 
+/**
+ * Screens under /customers/{customerId}/ that a customer's own despatchers use too (spec 2 section 1:
+ * recipients and item types). The module still scopes the id: another customer's id answers 404.
+ */
+export const CUSTOMER_SELF_SERVICE_SCREENS = ["index_recipients", "index_item_types", "item_types"] as const;
+
 /** Paths open without a session. */
 export const PUBLIC_PATHS = ["/login", "/forgot_password", "/reset_password"] as const;
 
@@ -155,9 +161,25 @@ export function canAccessPath(u: AccessSubject, pathname: string): boolean {
   const segment = firstSegment(pathname);
   // the notices list and its editor (/notice/{id}): staff, but customer service does not see notices (spec 2 section 6)
   if (segment === "notices" || segment === "notice") return homeButtons.notices(u);
+  if (segment === "customers" && isCustomerSelfServicePath(pathname)) return true;
   if ((RESTRICTED_SEGMENTS as readonly string[]).includes(segment)) return isAdmin(u);
   if (segment === "bookings" || segment === "booking" || segment === "new_bookings") return Boolean(u.canBook);
   return true;
+}
+
+/** /customers/{id}/index_recipients, /customers/{id}/index_item_types, /customers/{id}/item_types/{id?}. */
+function isCustomerSelfServicePath(pathname: string): boolean {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  const parts = path.split("/").filter(Boolean).map((p) => p.toLowerCase());
+  if (parts.length < 3 || !/^\d+$/.test(parts[1]!)) return false;
+  const screen = parts[2]!;
+  if (screen === "item_types") return parts.length <= 4;
+  return (CUSTOMER_SELF_SERVICE_SCREENS as readonly string[]).includes(screen) && parts.length === 3;
 }
 
 /** Where a signed-in user lands: the forced password page, the finance home or "/". */

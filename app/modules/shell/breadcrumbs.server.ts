@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
-import { carrierAccounts, carriers, customers, services, sites, users } from "../../../db/schema";
+import { carrierAccounts, carriers, customers, declarations, itemTypes, services, sites, users } from "../../../db/schema";
 import { authorize } from "../auth/guard.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { isAdmin } from "../auth/roles";
@@ -16,9 +16,9 @@ import { idSchema } from "../../utils/ids";
 import { parseOrThrow } from "../../utils/validation";
 import type { Crumb } from "./breadcrumbs";
 
-const RECORD_MODELS = ["customer", "site", "account", "user", "carrier", "service"] as const;
+const RECORD_MODELS = ["customer", "site", "account", "user", "item_type", "declaration", "carrier", "service"] as const;
 type RecordModel = (typeof RECORD_MODELS)[number];
-const SCREEN_MODELS = ["notification_configs", "site_services", "surcharges"] as const;
+const SCREEN_MODELS = ["notification_configs", "site_services", "surcharges", "recipients", "reference_types", "custom_emails", "enquiry_types"] as const;
 type ScreenModel = (typeof SCREEN_MODELS)[number];
 
 type Ids = Partial<Record<RecordModel, number>>;
@@ -73,6 +73,20 @@ const RECORDS: Record<RecordModel, RecordDef> = {
     path: (ids) => `/customers/${ids.customer}/users/${ids.user}`,
     find: (db, id) => one(db.select({ label: users.fullName, parentId: users.customerId }).from(users).where(eq(users.id, id))),
   },
+  item_type: {
+    kind: "record",
+    parent: "customer",
+    list: { label: "Item Types", path: (ids) => `/customers/${ids.customer}/index_item_types` },
+    path: (ids) => `/customers/${ids.customer}/item_types/${ids.item_type}`,
+    find: (db, id) => one(db.select({ label: itemTypes.description, parentId: itemTypes.customerId }).from(itemTypes).where(eq(itemTypes.id, id))),
+  },
+  declaration: {
+    kind: "record",
+    parent: "customer",
+    list: { label: "Declarations", path: (ids) => `/customers/${ids.customer}/index_declarations` },
+    path: (ids) => `/customers/${ids.customer}/declarations/${ids.declaration}`,
+    find: (db, id) => one(db.select({ label: declarations.name, parentId: declarations.customerId }).from(declarations).where(eq(declarations.id, id))),
+  },
   carrier: {
     kind: "record",
     parent: null,
@@ -93,6 +107,10 @@ const SCREENS: Record<ScreenModel, ScreenDef> = {
   notification_configs: { kind: "screen", parents: ["customer", "site", "account"], label: "Notification Preferences", segment: "notification_configs" },
   site_services: { kind: "screen", parents: ["customer"], label: "Carriers & Services", segment: "site_services" },
   surcharges: { kind: "screen", parents: ["customer"], label: "Surcharges", segment: "surcharges" },
+  recipients: { kind: "screen", parents: ["customer"], label: "Recipients", segment: "index_recipients" },
+  reference_types: { kind: "screen", parents: ["customer"], label: "Custom References", segment: "reference_types" },
+  custom_emails: { kind: "screen", parents: ["customer"], label: "Custom E-mails", segment: "custom_emails" },
+  enquiry_types: { kind: "screen", parents: ["customer"], label: "Enquiry Types", segment: "enquiry_types" },
 };
 
 /** Every model the breadcrumbs know, by the name callers give. */

@@ -16,8 +16,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   carrier_invoice_config: { title: "Invoice template", release: "finance" },
   allocation_rules: { title: "Allocation rules", release: "finance" },
   invoices: { title: "Invoice reconciliations", release: "finance" },
-  index_customers: { title: "Customers", release: "administration" },
-  customers: { title: "Customers", release: "administration" },
   carriers: { title: "Carriers", release: "administration" },
   carrier: { title: "Carrier", release: "administration" },
   branding: { title: "Branding", release: "administration" },
