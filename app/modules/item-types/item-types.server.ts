@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { consignmentItems, customers, itemTypes, sites } from "../../../db/schema";
-import type { CurrentUser } from "../auth/current-user.server";
+import { currentUserJson, type CurrentUser } from "../auth/current-user.server";
 import { forbiddenMessage } from "../auth/guard.server";
 import { isAdmin, isSuperDespatcherOrAbove } from "../auth/roles";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
@@ -255,4 +255,28 @@ async function writeOrder(tx: DbOrTx, ids: number[]): Promise<void> {
     .update(itemTypes)
     .set({ sequence: sql`case ${itemTypes.id} ${cases} end` })
     .where(inArray(itemTypes.id, ids));
+}
+
+/**
+ * GET /api/users/current (spec 1 section 3): the user, whose customer carries its item types in
+ * their order, the fields the consignment screen reads.
+ */
+export async function currentUserWithItemTypes(db: DbOrTx, user: CurrentUser) {
+  const json = currentUserJson(user);
+  const types = await itemTypesOf(db, user.customer.id);
+  const item_types = types.map((t) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    item_type_options: t.item_type_options,
+    width: t.width,
+    length: t.length,
+    height: t.height,
+    weight: t.weight,
+    increments: t.increments,
+    som: t.som,
+    labels: t.labels,
+    preselected_dg_items: t.preselected_dg_items,
+  }));
+  return { ...json, customer: { ...json.customer, item_types } };
 }

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { currentUserJson } from "~/modules/auth/current-user.server";
 import { requireApiUser } from "~/modules/auth/guard.server";
+import { currentUserWithItemTypes } from "~/modules/item-types/item-types.server";
 import { api } from "~/utils/http.server";
 
-/** GET /api/users/current: the signed-in user (also while a password change is forced). */
+/** GET /api/users/current: the signed-in user (also while a password change is forced), with the customer's item types. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request, { allowPasswordReset: true });
-    return currentUserJson(user);
+    return currentUserWithItemTypes(context.db, user);
   });
 }
