@@ -107,14 +107,17 @@ export async function itemTypeSites(db: DbOrTx, customerId: number): Promise<Arr
   return db.select({ id: sites.id, name: sites.name }).from(sites).where(eq(sites.customerId, customerId)).orderBy(asc(sites.name));
 }
 
-const asObject = (raw: unknown): Record<string, unknown> => (raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {});
+/** A body as the schema's input: a script may send the spec's item_type_options.manual_handling, the form posts manual_handling. */
+function asObject(raw: unknown): Record<string, unknown> {
+  const body = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const options = body.item_type_options;
+  if (options && typeof options === "object" && "manual_handling" in options && !("manual_handling" in body)) return { ...body, manual_handling: (options as Record<string, unknown>).manual_handling };
+  return body;
+}
 
 /** The schema's result, or every field's message at once (422); the site must be the customer's. */
 export async function checkItemType(db: DbOrTx, customerId: number, raw: Record<string, unknown>): Promise<ItemTypeInput> {
-  // a script may send the spec's item_type_options.manual_handling; the form posts manual_handling
-  const options = asObject(raw.item_type_options);
-  const input = "manual_handling" in options && !("manual_handling" in raw) ? { ...raw, manual_handling: options.manual_handling } : raw;
-  const result = itemTypeSchema.safeParse(input);
+  const result = itemTypeSchema.safeParse(raw);
   const errors: FieldErrors = result.success ? {} : fieldErrorsFrom(result.error);
   if (result.success && result.data.site_id !== null) {
     const [site] = await db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, result.data.site_id), eq(sites.customerId, customerId)));
@@ -248,7 +251,7 @@ export async function sortAlphabetically(db: DbOrTx, user: CurrentUser, customer
 async function writeOrder(tx: DbOrTx, ids: number[]): Promise<void> {
   if (!ids.length) return;
   const cases = sql.join(
-    ids.map((id, i) => sql`when ${id} then ${i + 1}`),
+    ids.map((id, i) => sql`when ${id}::integer then ${i + 1}::integer`),
     sql` `,
   );
   await tx
