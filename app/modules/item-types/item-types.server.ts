@@ -73,7 +73,7 @@ export const toJson = (r: Row): ItemTypeJson => ({
   weight: num(r.weight),
   increments: num(r.increments),
   has_dangerous_goods: r.hasDangerousGoods,
-  preselected_dg_items: r.preselectedDgItems,
+  preselected_dg_items: r.preselectedDgItems as ItemTypeJson["preselected_dg_items"],
   item_type_options: { manual_handling: Boolean(r.options?.manual_handling) },
   sequence: r.sequence,
 });

@@ -131,7 +131,7 @@ export interface ItemTypeJson {
   weight: string | null;
   increments: string | null;
   has_dangerous_goods: boolean;
-  preselected_dg_items: unknown[];
+  preselected_dg_items: Array<Record<string, string | number | boolean | null>>;
   item_type_options: { manual_handling: boolean };
   sequence: number;
 }
