@@ -60,6 +60,8 @@ export default function ItemTypesList() {
   const [dragging, setDragging] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const focusAfter = useRef<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   useEffect(() => setOrder(itemTypes), [itemTypes]);
   // a moved row's button keeps the focus after the list comes back in its new order
   useEffect(() => {
@@ -96,7 +98,7 @@ export default function ItemTypesList() {
   const toggle = (id: number) => setSelected((s) => new Set(s.has(id) ? [...s].filter((x) => x !== id) : [...s, id]));
 
   return (
-    <div className="space-y-4">
+    <div className="space-y-4" data-testid="item-types-list" data-hydrated={hydrated ? "true" : undefined}>
       <Breadcrumbs crumbs={crumbs} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold">Item Types: {customer.name}</h1>

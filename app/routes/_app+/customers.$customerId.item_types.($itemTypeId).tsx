@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { Field, FormErrors } from "~/components/Field";
@@ -99,11 +100,20 @@ type FormShape = Record<"name" | "description" | "som" | "pallet_vendor" | "site
   manual_handling?: string;
 };
 
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function ItemTypeDetail() {
-  const { customer, itemType, sites, crumbs, alerts, canEdit } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  // keyed by what is stored: after a save the fields start again from the saved item type
+  return <ItemTypeForm key={JSON.stringify(loaded.itemType)} {...loaded} />;
+}
+
+function ItemTypeForm({ customer, itemType, sites, crumbs, alerts, canEdit }: Loaded) {
   const data = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const t = itemType;
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const [form, fields] = useForm<FormShape, ItemTypeInput>({
     id: `item-type-${t?.id ?? "new"}`,
     lastResult: data?.result,
@@ -133,7 +143,7 @@ export default function ItemTypeDetail() {
     <Field label={label} field={field} inputMode="decimal" maxLength={max} title={hint} />
   );
   return (
-    <div className="max-w-3xl space-y-4">
+    <div className="max-w-3xl space-y-4" data-testid="item-type-detail" data-hydrated={hydrated ? "true" : undefined}>
       <Breadcrumbs crumbs={crumbs} />
       <h1 className="text-xl font-semibold">{heading}</h1>
       <Alerts alerts={alerts} />
