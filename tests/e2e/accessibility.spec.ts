@@ -339,3 +339,22 @@ test("a super admin's home, and the finance view", async ({ page }) => {
   await visit(page, "/invoices_payable", "payable invoices (later release, finance view)");
   await visit(page, "/export", "export report (can_export)");
 });
+
+test("item types, as an admin and as a despatcher", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  const ready = (testId: string) => async (p: Page) => expect(p.getByTestId(testId)).toHaveAttribute("data-hydrated", "true");
+  await visit(page, `/customers/${ACME}/index_item_types`, "item types", ready("item-types-list"));
+  await visit(page, `/customers/${ACME}/item_types`, "new item type", ready("item-type-detail"));
+  await visit(page, `/customers/${ACME}/item_types/1`, "item type", ready("item-type-detail"));
+  await test.step("item type with field errors", async () => {
+    await page.getByLabel("Description", { exact: true }).fill("");
+    await page.getByLabel("Length", { exact: true }).fill("12345");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Description is required")).toBeVisible();
+    await audit(page, "item type with field errors");
+  });
+  await page.context().clearCookies();
+  await signIn(page, "despatcher@example.com");
+  await visit(page, `/customers/${ACME}/index_item_types`, "item types (despatcher, read only)", ready("item-types-list"));
+  await visit(page, `/customers/${ACME}/item_types/1`, "item type (despatcher, read only)", ready("item-type-detail"));
+});
