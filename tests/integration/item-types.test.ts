@@ -262,3 +262,62 @@ it("a despatcher of a new customer sees that customer's item types", async () =>
   expect((await c.json<Json>(base(customer.id))).body.item_types.map((t: Json) => t.description)).toEqual(["Own box"]);
   expect((await c.json(base(demo.acme.id))).status).toBe(404);
 });
+
+describe("the item type screens (forms without JavaScript)", () => {
+  it("saves from the detail with 'Item type was saved.', shows field errors per field, and deletes back to the list", async () => {
+    const customer = await freshCustomer("ITSCR");
+    const path = `/customers/${customer.id}/item_types`;
+    const form = { description: "Form box", name: "Pallet", som: "metric", pallet_vendor: "2", site_id: "", length: "10", width: "10", height: "10", weight: "3.3", increments: "0.5", labels: "2", manual_handling: "on" };
+    const saved = await clients.admin.request(path, { form });
+    expect(saved.status).toBe(302);
+    const location = saved.headers.get("location")!;
+    expect(location).toMatch(/\/item_types\/\d+\?saved=1$/);
+    const page = await (await clients.admin.request(location)).text();
+    expect(page).toContain(MESSAGES.saved);
+    expect(page).toContain('value="3.5"');
+    const id = Number(/item_types\/(\d+)/.exec(location)![1]);
+    // an unticked box is not posted: it turns the option off
+    await clients.admin.request(`${path}/${id}`, { form: { ...form, manual_handling: "" } });
+    expect((await clients.admin.json<Json>(`${base(customer.id)}/${id}`)).body.item_type_options).toEqual({ manual_handling: false });
+
+    const refused = await clients.admin.request(`${path}/${id}`, { form: { ...form, description: "", labels: "0" } });
+    expect(refused.status).toBe(200);
+    const html = await refused.text();
+    expect(html).toContain(MESSAGES.descriptionRequired);
+    expect(html).toContain(MESSAGES.labels);
+
+    const deleted = await clients.admin.request(`${path}/${id}`, { form: { intent: "delete" } });
+    expect(deleted.headers.get("location")).toBe(`/customers/${customer.id}/index_item_types?deleted=1`);
+    expect(await (await clients.admin.request(deleted.headers.get("location")!)).text()).toContain(MESSAGES.deleted);
+  });
+
+  it("moves a row, sorts and deletes the selected ones from the list", async () => {
+    const customer = await freshCustomer("ITSCRL", ["Beta", "Alpha", "Gamma"]);
+    const path = `/customers/${customer.id}/index_item_types`;
+    const [beta, alpha, gamma] = (await list(customer.id)).map((t) => String(t.id));
+    expect((await clients.admin.request(path, { form: { intent: "move", id: alpha!, direction: "up" } })).status).toBe(200);
+    expect(await descriptions(customer.id)).toEqual(["Alpha", "Beta", "Gamma"]);
+    await clients.admin.request(path, { form: { intent: "move", id: alpha!, direction: "down" } });
+    expect(await descriptions(customer.id)).toEqual(["Beta", "Alpha", "Gamma"]);
+    await clients.admin.request(path, { form: { intent: "sort" } });
+    expect(await descriptions(customer.id)).toEqual(["Alpha", "Beta", "Gamma"]);
+    const body = new URLSearchParams([["intent", "bulk_delete"], ["bulk_item_types", beta!], ["bulk_item_types", gamma!]]).toString();
+    // the checkboxes post bulk_item_types once for each row ticked
+    const res = await fetch(server.url + path, { method: "POST", headers: { cookie: clients.admin.cookie, "content-type": "application/x-www-form-urlencoded" }, body });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("2 item types deleted.");
+    expect(await descriptions(customer.id)).toEqual(["Alpha"]);
+  });
+
+  it("lets a despatcher read their own item types but not change them, and hides another customer's", async () => {
+    const acme = `/customers/${demo.acme.id}`;
+    const page = await (await clients.despatcher.request(`${acme}/index_item_types`)).text();
+    expect(page).toContain("Standard pallet");
+    expect(page).not.toContain("Delete Selected");
+    expect((await clients.despatcher.request(`${acme}/item_types/1`)).status).toBe(200);
+    expect((await clients.despatcher.request(`${acme}/item_types`, { form: { description: "Nope" } })).status).toBe(403);
+    expect((await clients.despatcher.request(`${acme}/index_item_types`, { form: { intent: "sort" } })).status).toBe(403);
+    expect((await clients.despatcher.request(`/customers/${demo.testCustomer.id}/index_item_types`)).status).toBe(404);
+    expect((await clients.other.request(`${acme}/item_types/1`)).status).toBe(404);
+  });
+});
