@@ -19,13 +19,18 @@ export function Field({
         {label}
       </label>
       <input {...getInputProps(field, { type })} {...rest} key={field.key} className="input" />
-      {field.errors?.length ? (
-        <p id={field.errorId} className="field-error">
-          {field.errors[0]}
-        </p>
-      ) : null}
+      <FieldError field={field} />
     </div>
   );
+}
+
+/** A conform field's first error, the element its control's aria-describedby names. */
+export function FieldError({ field }: { field: Pick<FieldMetadata<unknown>, "errors" | "errorId"> }) {
+  return field.errors?.length ? (
+    <p id={field.errorId} className="field-error">
+      {field.errors[0]}
+    </p>
+  ) : null;
 }
 
 export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {

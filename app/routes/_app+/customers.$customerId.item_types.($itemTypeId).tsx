@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
-import { Field, FormErrors } from "~/components/Field";
+import { Field, FieldError, FormErrors } from "~/components/Field";
 import { DgItemLines } from "~/components/item-types/DgItemLines";
 import { requireUser } from "~/modules/auth/guard.server";
 import { isAdmin } from "~/modules/auth/roles";
@@ -76,11 +76,7 @@ function Select({ label, field, options, disabled }: { label: string; field: Fie
           </option>
         ))}
       </select>
-      {field.errors?.length ? (
-        <p id={field.errorId} className="field-error">
-          {field.errors[0]}
-        </p>
-      ) : null}
+      <FieldError field={field} />
     </div>
   );
 }
