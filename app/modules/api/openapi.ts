@@ -11,6 +11,7 @@ import { searchPaths } from "./openapi-search";
 import { noticesAdminPaths } from "./openapi-notices-admin";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
+import { sitesAccountsPaths } from "./openapi-sites-accounts";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -248,5 +249,6 @@ export const openApiDocument = {
     ...consignmentInformationPaths,
     ...enquiryPaths,
     ...exportPaths,
+    ...sitesAccountsPaths,
   },
 } as const;
