@@ -67,7 +67,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
   const inv = (f: string) => (errors[f]?.length ? true : undefined);
   const desc = (f: string) => (errors[f]?.length ? `${f}-error` : undefined);
   const text = (f: string, label: string, max = 255, extra: { type?: string; value?: string } = {}) => (
-    <div>
+    <div key={f}>
       <label htmlFor={f} className="label">
         {label}
       </label>
