@@ -16,6 +16,8 @@ interface CarrierChoice {
   services: Array<{ code: string; name: string }>;
 }
 
+/** What a new account starts with: the usual digits of each number. */
+const NEW_ACCOUNT: Loose = { consignment_number_digits: 8, manifest_number_digits: 6, sscc_digits: 9 };
 const str = (v: unknown) => (v == null ? "" : String(v));
 
 const RANGES = [
@@ -52,7 +54,7 @@ export function AccountForm({
   const result = useActionData<ActionResult>();
   const busy = useNavigation().state !== "idle";
   const errors: FieldErrors = result?.errors ?? {};
-  const source: Loose | null = result?.values ?? (account as unknown as Loose | null);
+  const source: Loose | null = result?.values ?? (account as unknown as Loose | null) ?? NEW_ACCOUNT;
   const [carrierCode, setCarrierCode] = useState(str(source?.carrier_code));
   const [hydrated, setHydrated] = useState(false);
   const form = useRef<HTMLFormElement>(null);
@@ -95,7 +97,7 @@ export function AccountForm({
       {errors.base?.length && result?.message !== errors.base[0] ? <p className="field-error">{errors.base.join(" ")}</p> : null}
       <Form key={account?.id ?? "new"} ref={form} method="post" className="card space-y-4" aria-label={heading}>
         <fieldset className="grid gap-3 md:grid-cols-3">
-          <legend className="font-semibold">Carrier</legend>
+          <legend className="font-semibold">Carrier and service</legend>
           <div>
             <label htmlFor="carrier_code" className="label">
               Carrier

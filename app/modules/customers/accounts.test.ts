@@ -78,3 +78,11 @@ describe("accountSchema ranges", () => {
     expect(errors({ notes_attributes: [{ text: "x".repeat(255) }] })).toEqual({});
   });
 });
+
+describe("accountSchema shows every error at once", () => {
+  it("checks the range even when another field failed", () => {
+    const r = accountSchema.safeParse({ carrier_code: "", account_number: "A", consignment_number_digits: 8, consignment_range_start: 500, consignment_range_end: 100, manifest_number_digits: 6, manifest_range_start: 1, manifest_range_end: 2, sscc_digits: "" });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues.map((i) => i.path.join(".")).sort()).toEqual(["carrier_code", "consignment_range_end"]);
+  });
+});

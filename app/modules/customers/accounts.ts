@@ -29,12 +29,14 @@ export const belowCurrentMessage = (current: number) => `Range end cannot be bel
 const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 const trimmed = (max = 255) => z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string().max(max, `Too long (at most ${max} characters)`));
 const optionalText = (max = 255) => z.preprocess(blankToUndefined, trimmed(max).optional());
-const whole = (message: string, max = Number.MAX_SAFE_INTEGER) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    z.number({ error: message }).int(message).min(0, message).max(max, message),
-  );
-const count = (label: string, max: number) => whole(`${label} must be a whole number from 1 to ${max}`, max).refine((n) => n >= 1, `${label} must be a whole number from 1 to ${max}`);
+const toNumber = (v: unknown) => (v === "" || v === null ? undefined : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v);
+const wholeNumber = (message: string, min: number, max: number) => z.number({ error: message }).int(message).min(min, message).max(max, message);
+/** A whole number typed or sent; blank is absent (so a default, where there is one, applies). */
+const whole = (message: string, max = Number.MAX_SAFE_INTEGER) => z.preprocess(toNumber, wholeNumber(message, 0, max));
+const count = (label: string, max: number, fallback?: number) => {
+  const n = wholeNumber(`${label} must be a whole number from 1 to ${max}`, 1, max);
+  return z.preprocess(toNumber, fallback === undefined ? n : n.default(fallback));
+};
 const rangeNumber = (label: string) => whole(`${label} must be a whole number`);
 const flag = z.preprocess((v) => (v === "on" || v === "true" ? true : v === "false" ? false : v), z.boolean({ error: "Must be true or false" }));
 const email = z.preprocess(blankToUndefined, z.string().trim().email(ACCOUNT_MESSAGES.email).max(255).optional());
@@ -45,10 +47,14 @@ export const noteSchema = z.object({
 
 /** One range of an account: start <= end and the end fits the digits (a number must print in them). */
 function checkRange(ctx: z.RefinementCtx, v: { start?: number | null; end?: number | null; digits?: number | null }, endField: string) {
-  if (v.start == null || v.end == null) return;
+  // runs beside the fields' own checks (see `always`): a value that failed its own is skipped here
+  if (typeof v.start !== "number" || typeof v.end !== "number") return;
   if (v.end < v.start) ctx.addIssue({ code: "custom", path: [endField], message: ACCOUNT_MESSAGES.startAfterEnd });
-  else if (v.digits != null && v.end >= 10 ** v.digits) ctx.addIssue({ code: "custom", path: [endField], message: fitsDigitsMessage(v.digits) });
+  else if (typeof v.digits === "number" && v.end >= 10 ** v.digits) ctx.addIssue({ code: "custom", path: [endField], message: fitsDigitsMessage(v.digits) });
 }
+
+/** Cross-field checks run even when another field failed, so a form shows every error at once. */
+export const always = { when: () => true };
 
 /**
  * The account form and its /api body. Absent keys keep what is stored on a change (the module
@@ -72,7 +78,7 @@ export const accountSchema = z
     manifest_range_start: rangeNumber("Manifest range start"),
     manifest_range_end: rangeNumber("Manifest range end"),
     sscc_prefix: z.preprocess(blankToUndefined, z.string().trim().regex(/^\d{1,16}$/, "SSCC prefix must be digits").optional()),
-    sscc_digits: count("SSCC digits", 16).default(9),
+    sscc_digits: count("SSCC digits", 16, 9),
     sscc_range_start: z.preprocess(blankToUndefined, rangeNumber("SSCC range start").optional()),
     sscc_range_end: z.preprocess(blankToUndefined, rangeNumber("SSCC range end").optional()),
     pickup_at: flag.default(false),
@@ -84,13 +90,14 @@ export const accountSchema = z
     notes_attributes: z.array(noteSchema).max(20).default([]),
   })
   .superRefine((v, ctx) => {
+    if (!v || typeof v !== "object") return;
     checkRange(ctx, { start: v.consignment_range_start, end: v.consignment_range_end, digits: v.consignment_number_digits }, "consignment_range_end");
     checkRange(ctx, { start: v.manifest_range_start, end: v.manifest_range_end, digits: v.manifest_number_digits }, "manifest_range_end");
     if ((v.sscc_range_start == null) !== (v.sscc_range_end == null)) {
       ctx.addIssue({ code: "custom", path: [v.sscc_range_start == null ? "sscc_range_start" : "sscc_range_end"], message: "Give both ends of the SSCC range, or neither" });
     }
     checkRange(ctx, { start: v.sscc_range_start, end: v.sscc_range_end, digits: v.sscc_digits }, "sscc_range_end");
-  });
+  }, always);
 export type AccountInput = z.infer<typeof accountSchema>;
 
 /** The form's text fields (checkboxes are read apart: absent means off). */

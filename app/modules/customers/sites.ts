@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { COUNTRY_LABELS } from "../localities/places";
+import { always } from "./accounts";
 
 const COUNTRIES = COUNTRY_LABELS.map(([c]) => c) as unknown as readonly ["AUSTRALIA", "NEW ZEALAND", "UNITED STATES OF AMERICA"];
 
@@ -89,8 +90,9 @@ export const siteSchema = z
       .default({ different_billing_address: false, placeholder_texts: {} }),
   })
   .superRefine((v, ctx) => {
-    if (v.opening_time && v.closing_time && v.closing_time <= v.opening_time) ctx.addIssue({ code: "custom", path: ["closing_time"], message: SITE_MESSAGES.closingBeforeOpening });
-  });
+    const times = [v?.opening_time, v?.closing_time];
+    if (times.every((t) => typeof t === "string" && /^\d\d:\d\d$/.test(t)) && times[1]! <= times[0]!) ctx.addIssue({ code: "custom", path: ["closing_time"], message: SITE_MESSAGES.closingBeforeOpening });
+  }, always);
 export type SiteInput = z.infer<typeof siteSchema>;
 
 /** The sites list's filter box, from the URL or the query. */

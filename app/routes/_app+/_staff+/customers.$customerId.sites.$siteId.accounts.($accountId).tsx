@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
 import { AccountForm } from "~/components/admin/AccountForm";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { isSuperAdmin } from "~/modules/auth/roles";
@@ -60,5 +60,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AccountScreen() {
-  return <AccountForm {...useLoaderData<typeof loader>()} />;
+  // each navigation (New, Save's redirect) starts the fields again from what the loader read
+  return <AccountForm key={useLocation().key} {...useLoaderData<typeof loader>()} />;
 }

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
 import { SiteForm } from "~/components/admin/SiteForm";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { nest } from "~/modules/consignments/form";
@@ -66,5 +66,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function SiteScreen() {
   const loaded = useLoaderData<typeof loader>();
-  return <SiteForm {...loaded} />;
+  // each navigation (New, Save's redirect) starts the fields again from what the loader read
+  return <SiteForm key={useLocation().key} {...loaded} />;
 }
