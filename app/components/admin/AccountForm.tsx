@@ -87,6 +87,8 @@ export function AccountForm({
     ...(result?.message ? [{ type: "error" as const, message: result.message }] : saved ? [{ type: "success" as const, message: ACCOUNT_MESSAGES.saved }] : []),
     ...(account?.warnings ?? []).map((message) => ({ type: "warning" as const, message })),
   ];
+  // a refused save keeps the note typed
+  const typedNote = str((result?.values?.notes_attributes as Array<{ text?: string }> | undefined)?.[0]?.text);
   const autoDespatch = Boolean((source?.account_options as Loose | undefined)?.auto_despatch);
 
   return (
@@ -197,7 +199,7 @@ export function AccountForm({
             <label htmlFor="new_note" className="label">
               Add a note (at most {NOTE_MAX} characters)
             </label>
-            <textarea id="new_note" name="new_note" maxLength={NOTE_MAX} rows={2} className="input" aria-invalid={inv("notes_attributes.0.text")} aria-describedby={desc("notes_attributes.0.text")} />
+            <textarea id="new_note" name="new_note" maxLength={NOTE_MAX} rows={2} className="input" defaultValue={typedNote} aria-invalid={inv("notes_attributes.0.text")} aria-describedby={desc("notes_attributes.0.text")} />
             {err("notes_attributes.0.text")}
           </div>
           {account?.notes.length ? (
