@@ -300,14 +300,6 @@ test("staff screens, as an admin", async ({ page }) => {
   });
   await visit(page, `/customers/${ACME}/surcharges`, "surcharges");
   await visit(page, `/customers/${ACME}/site_services?site=MEL`, "carriers & services");
-  await visit(page, `/customers/${ACME}/index_sites`, "sites");
-  await visit(page, `/customers/${ACME}/sites`, "new site");
-  await visit(page, `/customers/${ACME}/sites/1?saved=1`, "site, saved");
-  await visit(page, `/customers/${ACME}/sites/1/accounts`, "new account");
-  await test.step("account", async () => {
-    const { accounts } = (await (await page.request.get(`/api/customers/${ACME}/sites/1/accounts`, json)).json()) as { accounts: Array<{ id: number }> };
-    await visit(page, `/customers/${ACME}/sites/1/accounts/${accounts[0]!.id}?saved=1`, "account, saved");
-  });
   await visit(page, `/customers/${ACME}/notification_configs`, "notification preferences", async (p) => {
     await hydrated("notification-preferences")(p);
     await expect(p.locator('[data-editor="quill"]')).toBeVisible();
@@ -346,4 +338,14 @@ test("a super admin's home, and the finance view", async ({ page }) => {
   await signIn(page, "finance@example.com");
   await visit(page, "/invoices_payable", "payable invoices (later release, finance view)");
   await visit(page, "/export", "export report (can_export)");
+});
+
+test("sites and carrier accounts, as an admin", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  await visit(page, `/customers/${ACME}/index_sites`, "sites");
+  await visit(page, `/customers/${ACME}/sites`, "new site");
+  await visit(page, `/customers/${ACME}/sites/1?saved=1`, "site, saved");
+  await visit(page, `/customers/${ACME}/sites/1/accounts`, "new account");
+  const { accounts } = (await (await page.request.get(`/api/customers/${ACME}/sites/1/accounts`, json)).json()) as { accounts: Array<{ id: number }> };
+  await visit(page, `/customers/${ACME}/sites/1/accounts/${accounts[0]!.id}?saved=1`, "account, saved");
 });
