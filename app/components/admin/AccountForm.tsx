@@ -1,7 +1,8 @@
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
+import { FieldError, SaveNewBack } from "./FormParts";
 import { ACCOUNT_MESSAGES, NOTE_MAX } from "~/modules/customers/accounts";
 import type { AccountJson } from "~/modules/customers/accounts.server";
 import type { Crumb } from "~/modules/shell/breadcrumbs";
@@ -64,12 +65,7 @@ export function AccountForm({
   }, [result]);
   const inv = (f: string) => (errors[f]?.length ? true : undefined);
   const desc = (f: string) => (errors[f]?.length ? `${f}-error` : undefined);
-  const err = (f: string) =>
-    errors[f]?.length ? (
-      <p id={`${f}-error`} className="field-error">
-        {errors[f]!.join(" ")}
-      </p>
-    ) : null;
+  const err = (f: string) => <FieldError field={f} errors={errors} />;
   const text = (f: string, label: string, extra: { type?: string; inputMode?: "numeric"; max?: number } = {}) => (
     <div key={f}>
       <label htmlFor={f} className="label">
@@ -215,17 +211,7 @@ export function AccountForm({
             </ul>
           ) : null}
         </fieldset>
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-primary" disabled={busy}>
-            Save
-          </button>
-          <Link to={`/customers/${customerId}/sites/${site.id}/accounts`} className="btn">
-            New
-          </Link>
-          <Link to={`/customers/${customerId}/sites/${site.id}`} className="btn">
-            Back to site
-          </Link>
-        </div>
+        <SaveNewBack busy={busy} newTo={`/customers/${customerId}/sites/${site.id}/accounts`} backTo={`/customers/${customerId}/sites/${site.id}`} backLabel="Back to site" />
       </Form>
     </div>
   );

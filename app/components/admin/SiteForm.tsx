@@ -4,6 +4,7 @@ import { Alerts } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { AddressFields, emptyAddress, type AddressState } from "~/components/consignment/AddressFields";
 import { TimeSelect } from "~/components/TimeSelect";
+import { FieldError, SaveNewBack } from "./FormParts";
 import { COUNTRY_LABELS } from "~/modules/localities/places";
 import { PLACEHOLDER_KEYS, SITE_MESSAGES } from "~/modules/customers/sites";
 import type { SiteJson } from "~/modules/customers/sites.server";
@@ -39,14 +40,6 @@ function addressOf(source: Loose | null): AddressState {
   return base;
 }
 
-function Err({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors.join(" ")}
-    </p>
-  ) : null;
-}
-
 /** The site detail screen (spec 2 "Site"): every field, then the site's carrier accounts and Delete. */
 export function SiteForm({ customerId, customerName, site, crumbs, saved, zones }: { customerId: number; customerName: string; site: SiteJson | null; crumbs: Crumb[]; saved: boolean; zones: string[] }) {
   const result = useActionData<ActionResult>();
@@ -72,7 +65,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
         {label}
       </label>
       <input id={f} name={f} type={extra.type ?? "text"} maxLength={max} defaultValue={extra.value ?? str(source?.[f])} className="input" aria-invalid={inv(f)} aria-describedby={desc(f)} />
-      <Err id={`${f}-error`} errors={errors[f]} />
+      <FieldError field={f} errors={errors} />
     </div>
   );
   const heading = site ? `Site: ${site.name}` : `New site for ${customerName}`;
@@ -101,7 +94,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
           <TimeSelect id="opening_time" name="opening_time" label="Opening time" value={opening} onChange={setOpening} invalid={inv("opening_time")} describedBy={desc("opening_time")} />
           <div>
             <TimeSelect id="closing_time" name="closing_time" label="Closing time" value={closing} onChange={setClosing} invalid={inv("closing_time")} describedBy={desc("closing_time")} />
-            <Err id="closing_time-error" errors={errors.closing_time} />
+            <FieldError field="closing_time" errors={errors} />
           </div>
           <div>
             <label htmlFor="timezone" className="label">
@@ -114,7 +107,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
                 </option>
               ))}
             </select>
-            <Err id="timezone-error" errors={errors.timezone} />
+            <FieldError field="timezone" errors={errors} />
           </div>
           <div className="flex items-end gap-2">
             <input id="despatch_enabled" name="despatch_enabled" type="checkbox" defaultChecked={source ? source.despatch_enabled !== false : true} />
@@ -124,7 +117,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
         <fieldset>
           <legend className="font-semibold">Address</legend>
           <AddressFields prefix="address" label="Site" value={address} onChange={setAddress} errors={errors} hydrated={hydrated} />
-          <Err id="code-name-error" errors={errors.name} />
+          <FieldError field="code-name" errors={errors} />
         </fieldset>
         <fieldset className="grid gap-3 md:grid-cols-3">
           <legend className="font-semibold">Contacts and pallet accounts</legend>
@@ -163,17 +156,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
             </div>
           ) : null}
         </fieldset>
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-primary" disabled={busy}>
-            Save
-          </button>
-          <Link to={`/customers/${customerId}/sites`} className="btn">
-            New
-          </Link>
-          <Link to={`/customers/${customerId}/index_sites`} className="btn">
-            Back
-          </Link>
-        </div>
+        <SaveNewBack busy={busy} newTo={`/customers/${customerId}/sites`} backTo={`/customers/${customerId}/index_sites`} />
       </Form>
       {site ? <SiteAccounts customerId={customerId} site={site} /> : null}
     </div>

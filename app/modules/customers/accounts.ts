@@ -127,21 +127,8 @@ export const ACCOUNT_FLAGS = ["managed_account", "pickup_at", "deliver_by", "del
 // ---------------------------------------------------------------------------------------------
 // Carrier account validations (spec 2 "Carrier account validation")
 
-export const VALIDATION_FIELDS = [
-  "account_number",
-  "consignment_number_prefix",
-  "consignment_number_digits",
-  "consignment_number_range_start",
-  "consignment_number_range_end",
-  "carrier_customer_reference",
-  "sscc_digits",
-  "sscc_range_start",
-  "sscc_range_end",
-] as const;
-export type ValidationField = (typeof VALIDATION_FIELDS)[number];
-
-/** A validation's field as the account form and JSON name it. */
-export const VALIDATION_FIELD_TO_ACCOUNT: Record<ValidationField, keyof AccountInput> = {
+/** A validation's field (the carrier_account_validations column's choices) as the account form and JSON name it. */
+export const VALIDATION_FIELD_TO_ACCOUNT = {
   account_number: "account_number",
   consignment_number_prefix: "consignment_number_prefix",
   consignment_number_digits: "consignment_number_digits",
@@ -151,7 +138,8 @@ export const VALIDATION_FIELD_TO_ACCOUNT: Record<ValidationField, keyof AccountI
   sscc_digits: "sscc_digits",
   sscc_range_start: "sscc_range_start",
   sscc_range_end: "sscc_range_end",
-};
+} as const satisfies Record<string, keyof AccountInput>;
+export type ValidationField = keyof typeof VALIDATION_FIELD_TO_ACCOUNT;
 
 export interface AccountValidation {
   field: ValidationField;

@@ -36,8 +36,8 @@ const text = (max = 255) => z.preprocess(blankToUndefined, z.string().trim().max
 const flag = z.preprocess((v) => (v === "on" || v === "true" ? true : v === "false" ? false : v), z.boolean({ error: "Must be true or false" }));
 const time = z.preprocess(blankToUndefined, z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SITE_MESSAGES.time).optional());
 
-export const siteAddressSchema = z.object({
-  address_type: z.enum(["business", "residential"]).default("business"),
+/** The postal part of an address, shared by the site's address and its billing address. */
+const postalSchema = z.object({
   name: text(),
   address_line_1: text(),
   address_line_2: text(),
@@ -48,22 +48,15 @@ export const siteAddressSchema = z.object({
   postcode: z.preprocess(blankToUndefined, z.string().trim().regex(/^\d{4,5}$/, "Postcode must be 4 or 5 digits").optional()),
   region: text(20),
   country: z.enum(COUNTRIES, { error: `Country must be one of ${COUNTRIES.join(", ")}` }).default("AUSTRALIA"),
+});
+
+export const siteAddressSchema = postalSchema.extend({
+  address_type: z.enum(["business", "residential"]).default("business"),
   phone: text(30),
   email: z.preprocess(blankToUndefined, z.string().trim().email("Please enter a valid e-mail address").max(255).optional()),
 });
 
-export const billingAddressSchema = z.object({
-  name: text(),
-  address_line_1: text(),
-  address_line_2: text(),
-  address_line_3: text(),
-  address_line_4: text(),
-  sublocality: text(),
-  locality: text(),
-  postcode: z.preprocess(blankToUndefined, z.string().trim().regex(/^\d{4,5}$/, "Postcode must be 4 or 5 digits").optional()),
-  region: text(20),
-  country: z.enum(COUNTRIES).default("AUSTRALIA"),
-});
+export const billingAddressSchema = postalSchema;
 
 /** The site form and its /api body (absent keys keep what is stored on a change: the module merges first). */
 export const siteSchema = z
