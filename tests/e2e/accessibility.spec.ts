@@ -358,3 +358,13 @@ test("item types, as an admin and as a despatcher", async ({ page }) => {
   await visit(page, `/customers/${ACME}/index_item_types`, "item types (despatcher, read only)", ready("item-types-list"));
   await visit(page, `/customers/${ACME}/item_types/1`, "item type (despatcher, read only)", ready("item-type-detail"));
 });
+
+test("sites and carrier accounts, as an admin", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  await visit(page, `/customers/${ACME}/index_sites`, "sites");
+  await visit(page, `/customers/${ACME}/sites`, "new site");
+  await visit(page, `/customers/${ACME}/sites/1?saved=1`, "site, saved");
+  await visit(page, `/customers/${ACME}/sites/1/accounts`, "new account");
+  const { accounts } = (await (await page.request.get(`/api/customers/${ACME}/sites/1/accounts`, json)).json()) as { accounts: Array<{ id: number }> };
+  await visit(page, `/customers/${ACME}/sites/1/accounts/${accounts[0]!.id}?saved=1`, "account, saved");
+});

@@ -12,6 +12,7 @@ import { noticesAdminPaths } from "./openapi-notices-admin";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
+import { sitesAccountsPaths } from "./openapi-sites-accounts";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -250,5 +251,6 @@ export const openApiDocument = {
     ...enquiryPaths,
     ...exportPaths,
     ...itemTypePaths,
+    ...sitesAccountsPaths,
   },
 } as const;
