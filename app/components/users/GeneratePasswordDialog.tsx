@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { apiFetch } from "~/utils/api-client";
 
 /** Spec 2 section 9: the "copied" confirmation hides after 3 s. */
@@ -50,6 +50,23 @@ export function GeneratePasswordDialog({ onUse }: { onUse: (password: string) =>
 
   const close = () => dialog.current?.close();
 
+  // a native modal makes the page behind inert, but Tab past its last control still leaves for the
+  // browser's own toolbar: wrap from last to first (and back) so focus stays in the dialog
+  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== "Tab") return;
+    const controls = [...event.currentTarget.querySelectorAll<HTMLElement>("button, input, [href], [tabindex]:not([tabindex='-1'])")].filter((el) => !el.matches(":disabled"));
+    if (!controls.length) return;
+    const first = controls[0]!;
+    const last = controls[controls.length - 1]!;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
   return (
     <>
       <button ref={opener} type="button" className="btn" onClick={() => void open()}>
@@ -58,6 +75,7 @@ export function GeneratePasswordDialog({ onUse }: { onUse: (password: string) =>
       <dialog
         ref={dialog}
         onClose={() => opener.current?.focus()}
+        onKeyDown={trapTab}
         className="w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
         aria-labelledby="generate-password-title"
         data-testid="generate-password-dialog"

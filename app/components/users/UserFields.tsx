@@ -115,7 +115,7 @@ export function UserFields({ user, values, errors, sites, roles, superAdmin, sel
         ))}
       </fieldset>
       <fieldset className="space-y-2">
-        <legend className="label">Password {user ? "(leave blank to keep the current one)" : ""}</legend>
+        <legend className="label">Set a password{user ? " (leave blank to keep the current one)" : ""}</legend>
         <p className="text-sm text-slate-600">10 or more characters with a lower case letter, an upper case letter and 2 digits.</p>
         <div>
           <label htmlFor="password" className="label">
@@ -170,7 +170,8 @@ export function UserFields({ user, values, errors, sites, roles, superAdmin, sel
           {user.locked_at ? (
             <p className="flex items-center gap-2">
               Locked since {new Date(user.locked_at).toLocaleString("en-AU")}
-              <button type="submit" name="intent" value="unlock" formNoValidate className="btn">
+              {/* the screen's own unlock form: Enter in a field still saves */}
+              <button type="submit" form="unlock-form" className="btn">
                 Unlock
               </button>
             </p>

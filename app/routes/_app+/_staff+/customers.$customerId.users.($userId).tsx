@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { UserFields } from "~/components/users/UserFields";
 import { requireStaff } from "~/modules/auth/guard.server";
@@ -83,6 +83,8 @@ export default function UserEditor() {
   const form = useRef<HTMLFormElement>(null);
   // each arrival (New, Save's redirect) starts the fields again from what is stored, passwords blank
   const arrival = useLocation().key;
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // with JavaScript, a refused save leaves focus on the first field to correct
   useEffect(() => {
     if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -90,7 +92,7 @@ export default function UserEditor() {
   const heading = user ? `Edit user: ${user.full_name}` : "New user";
   const baseErrors = result?.errors?.base;
   return (
-    <div className="max-w-3xl space-y-4">
+    <div className="max-w-3xl space-y-4" data-testid="user-editor" data-hydrated={hydrated ? "true" : undefined}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold">{heading}</h1>
         <Link to={`/customers/${customer.id}/index_users`} className="btn">
@@ -118,6 +120,11 @@ export default function UserEditor() {
           </Link>
         </div>
       </Form>
+      {user?.locked_at ? (
+        <Form method="post" id="unlock-form" hidden>
+          <input type="hidden" name="intent" value="unlock" />
+        </Form>
+      ) : null}
     </div>
   );
 }
