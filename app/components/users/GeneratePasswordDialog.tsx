@@ -82,7 +82,7 @@ export function GeneratePasswordDialog({ onUse }: { onUse: (password: string) =>
       >
         <div className="space-y-3 p-4">
           <h2 id="generate-password-title" className="text-lg font-semibold">
-            Generated password
+            Generate a password
           </h2>
           {error ? (
             <p role="alert" className="field-error">
