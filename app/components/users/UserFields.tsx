@@ -3,6 +3,7 @@ import { FLAGS, MORE_FLAGS, roleHasSites, type UserAdminJson } from "~/modules/u
 import type { RoleName } from "~/modules/auth/roles";
 import type { FieldErrors } from "~/utils/errors";
 import { apiFetch } from "~/utils/api-client";
+import { FieldError } from "~/components/FieldError";
 import { GeneratePasswordDialog } from "./GeneratePasswordDialog";
 
 const FLAG_LABELS: Record<(typeof FLAGS)[number] | (typeof MORE_FLAGS)[number], string> = {
@@ -15,14 +16,6 @@ const FLAG_LABELS: Record<(typeof FLAGS)[number] | (typeof MORE_FLAGS)[number], 
   super_despatcher: "Super despatcher",
   despatcher_only: "Despatcher only",
 };
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors.join(" ")}
-    </p>
-  ) : null;
-}
 
 interface Props {
   user: UserAdminJson | null;

@@ -24,7 +24,8 @@ const invalid = (errors: FieldErrors) => new AppError("invalid", Object.values(e
 
 type UserRow = typeof users.$inferSelect;
 
-function toJson(u: UserRow, siteIds: number[], actor: CurrentUser): UserAdminJson {
+/** A user's JSON; the authentication token only for super admins (spec 2 section 6). */
+function toJson(u: UserRow, siteIds: number[], withToken: boolean): UserAdminJson {
   return {
     id: u.id,
     customer_id: u.customerId,
@@ -36,7 +37,7 @@ function toJson(u: UserRow, siteIds: number[], actor: CurrentUser): UserAdminJso
     site_id: u.defaultSiteId,
     zendesk_id: u.zendeskId,
     uuid: u.uuid,
-    ...(isSuperAdmin(actor) ? { authentication_token: u.authenticationToken } : {}),
+    ...(withToken ? { authentication_token: u.authenticationToken } : {}),
     locked_at: u.lockedAt?.toISOString() ?? null,
     disabled: u.disabled,
     password_reset_required: u.passwordResetRequired,
@@ -74,7 +75,7 @@ export async function listUsers(db: DbOrTx, actor: CurrentUser, customerId: numb
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toJson(r, siteMap.get(r.id) ?? [], actor));
+  return rows.map((r) => toJson(r, siteMap.get(r.id) ?? [], isSuperAdmin(actor)));
 }
 
 async function findUser(db: DbOrTx, customerId: number, userId: number): Promise<UserRow> {
@@ -90,7 +91,7 @@ async function findUser(db: DbOrTx, customerId: number, userId: number): Promise
 export async function getUser(db: DbOrTx, actor: CurrentUser, customerId: number, userId: number): Promise<UserAdminJson> {
   await customerForStaff(db, actor, customerId);
   const row = await findUser(db, customerId, userId);
-  return toJson(row, (await siteIdsOf(db, [row.id])).get(row.id) ?? [], actor);
+  return toJson(row, (await siteIdsOf(db, [row.id])).get(row.id) ?? [], isSuperAdmin(actor));
 }
 
 /** The customer's sites, for the screen's choices and the checks. */
@@ -100,28 +101,8 @@ export function customerSites(db: DbOrTx, customerId: number) {
 
 const asObject = (raw: unknown): Record<string, unknown> => (raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {});
 
-/** A stored user as the schema's input, so an edit sends only what changes. */
-function inputOf(u: UserRow, siteIds: number[]): Record<string, unknown> {
-  return {
-    email: u.email,
-    full_name: u.fullName,
-    phone_number: u.phoneNumber ?? "",
-    zendesk_id: u.zendeskId ?? "",
-    role: u.role,
-    site_ids: siteIds,
-    site_id: u.defaultSiteId ?? "",
-    authentication_token: u.authenticationToken,
-    disabled: u.disabled,
-    can_bulkupload: u.canBulkupload,
-    can_bulkquote: u.canBulkquote,
-    can_book: u.canBook,
-    can_export: u.canExport,
-    can_reconcile: u.canReconcile,
-    can_edit_recipients: u.canEditRecipients,
-    super_despatcher: u.superDespatcher,
-    despatcher_only: u.despatcherOnly,
-  };
-}
+/** A stored user as the schema's input (the schema drops the keys it does not take), so an edit sends only what changes. */
+const inputOf = (u: UserRow, siteIds: number[]): Record<string, unknown> => ({ ...toJson(u, siteIds, true) });
 
 /**
  * The input checked, every field at once (422 per field): the schema, the role the caller may
@@ -223,7 +204,7 @@ export async function createUser(db: DbOrTx, actor: CurrentUser, customerId: num
   assertTokenChange(actor, body, null);
   const input = await checkUser(db, actor, customerId, body, null);
   const row = await insertUser(db, customerId, input, await hashPassword(input.password!));
-  return toJson(row, input.site_ids, actor);
+  return toJson(row, input.site_ids, isSuperAdmin(actor));
 }
 
 /**
