@@ -234,6 +234,9 @@ describe("creating and changing users", () => {
     expect(res.headers.get("location")).toBe(`/customers/${demo.acme.id}/users/${row!.id}?saved=1`);
     const page = await (await clients.admin.request(res.headers.get("location")!, { headers: { Accept: "text/html" } })).text();
     expect(page).toContain(MESSAGES.saved);
+    // the trail: customer, its users, this user
+    expect(page).toContain(`href="/customers/${demo.acme.id}/index_users"`);
+    expect(page).toContain('aria-current="page">Form Person<');
     const refused = await clients.admin.request(`/customers/${demo.acme.id}/users`, { form: { ...form, password_confirmation: "nope" } });
     expect(refused.status).toBe(422);
     const html = await refused.text();

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { apiFetch } from "~/utils/api-client";
+import { copyText } from "~/utils/clipboard";
 
 /** Spec 2 section 9: the "copied" confirmation hides after 3 s. */
 export const COPIED_MS = 3000;
@@ -35,14 +36,7 @@ export function GeneratePasswordDialog({ onUse }: { onUse: (password: string) =>
 
   const copy = async () => {
     if (!password) return;
-    try {
-      await navigator.clipboard.writeText(password);
-    } catch {
-      // no clipboard permission (an insecure origin): copy the selected text the old way
-      const input = dialog.current?.querySelector<HTMLInputElement>("#generated-password");
-      input?.select();
-      document.execCommand("copy");
-    }
+    await copyText(password, dialog.current?.querySelector<HTMLInputElement>("#generated-password"));
     setCopied(false);
     // a second copy shows the confirmation again for its own 3 s
     requestAnimationFrame(() => setCopied(true));

@@ -1,8 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { UploadErrors } from "~/components/UploadErrors";
 import { requireStaff } from "~/modules/auth/guard.server";
+import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { userListQuery, type UserAdminJson } from "~/modules/users/admin";
 import { listUsers } from "~/modules/users/admin.server";
@@ -23,9 +25,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const q = parsed.success ? (parsed.data.q ?? "") : "";
   try {
     const customer = await customerForStaff(context.db, user, customerId);
-    const list = await listUsers(context.db, user, customerId, q || undefined);
+    const [list, crumbs] = await Promise.all([
+      listUsers(context.db, user, customerId, q || undefined),
+      breadcrumbTrail(context.db, user, { model: "user", parent: "customer", parent_id: customerId }),
+    ]);
     const saved: Alert[] = url.searchParams.has("saved") ? [{ type: "success", message: "User was saved." }] : [];
-    return { customer: { id: customer.id, name: customer.name }, live: list.filter((u) => !u.disabled), disabled: list.filter((u) => u.disabled), q, alerts: saved, columns: USER_CSV_COLUMNS, maxInflatedMb: MAX_DECOMPRESSED_BYTES / 1024 / 1024 };
+    return { customer: { id: customer.id, name: customer.name }, live: list.filter((u) => !u.disabled), disabled: list.filter((u) => u.disabled), q, alerts: saved, columns: USER_CSV_COLUMNS, maxInflatedMb: MAX_DECOMPRESSED_BYTES / 1024 / 1024, crumbs };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
@@ -81,11 +86,12 @@ function UserTable({ users, customerId, caption }: { users: UserAdminJson[]; cus
 }
 
 export default function UsersList() {
-  const { customer, live, disabled, q, alerts, columns, maxInflatedMb } = useLoaderData<typeof loader>();
+  const { customer, live, disabled, q, alerts, columns, maxInflatedMb, crumbs } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
     <div className="space-y-4">
+      <Breadcrumbs crumbs={crumbs} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold">Users of {customer.name}</h1>
         <Link to={`/customers/${customer.id}/users`} className="btn-primary">

@@ -2,9 +2,11 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { UserFields } from "~/components/users/UserFields";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { isSuperAdmin } from "~/modules/auth/roles";
+import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { FLAGS, MESSAGES, MORE_FLAGS, assignableRoles } from "~/modules/users/admin";
 import { createUser, customerSites, getUser, unlockCustomerUser, updateUser } from "~/modules/users/admin.server";
@@ -24,6 +26,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     const customer = await customerForStaff(context.db, actor, customerId);
     const user = params.userId ? await getUser(context.db, actor, customerId, pageId(params.userId)) : null;
+    const crumbs = user
+      ? await breadcrumbTrail(context.db, actor, { model: "user", id: user.id, parent: "customer", parent_id: customerId })
+      : [...(await breadcrumbTrail(context.db, actor, { model: "user", parent: "customer", parent_id: customerId })), { label: "New user", url: `/customers/${customerId}/users` }];
     const alerts: Alert[] = url.searchParams.has("saved") ? [{ type: "success", message: MESSAGES.saved }] : [];
     return {
       customer: { id: customer.id, name: customer.name },
@@ -35,6 +40,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       // without JavaScript the modal cannot ask for one: the page offers this instead
       suggestedPassword: generatePassword(),
       alerts,
+      crumbs,
     };
   } catch (e) {
     throwIfAccessError(e);
@@ -77,7 +83,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function UserEditor() {
-  const { customer, user, sites, roles, superAdmin, self, suggestedPassword, alerts } = useLoaderData<typeof loader>();
+  const { customer, user, sites, roles, superAdmin, self, suggestedPassword, alerts, crumbs } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const form = useRef<HTMLFormElement>(null);
@@ -93,6 +99,7 @@ export default function UserEditor() {
   const baseErrors = result?.errors?.base;
   return (
     <div className="max-w-3xl space-y-4" data-testid="user-editor" data-hydrated={hydrated ? "true" : undefined}>
+      <Breadcrumbs crumbs={crumbs} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold">{heading}</h1>
         <Link to={`/customers/${customer.id}/index_users`} className="btn">
