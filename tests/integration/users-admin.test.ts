@@ -6,7 +6,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { createCustomer, createSite, createUser } from "../../db/seed/factories";
 import { isValidPassword } from "../../app/modules/auth/password-rule";
 import { MESSAGES } from "../../app/modules/users/admin";
-import { IMPORT_MESSAGES, MAX_DECOMPRESSED_BYTES } from "../../app/modules/users/import.server";
+import { IMPORT_MESSAGES, MAX_DECOMPRESSED_BYTES, MAX_IMPORT_ROWS } from "../../app/modules/users/import.server";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -325,6 +325,19 @@ describe("CSV import", () => {
       expect(JSON.stringify(r.body.errors), name).toContain(message);
     }
     expect((await server.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n).toBe(before);
+  });
+
+  it("creates 300 rows without passwords in one call, and refuses a file over the row limit whole", async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `bulk-${i}-${Date.now()}@example.org,Bulk ${i},,,MEL,MEL`);
+    const started = Date.now();
+    const r = await upload(clients.admin, "bulk.csv", `email,full_name,phone_number,role,site_codes,default_site_code\n${rows.join("\n")}\n`);
+    expect(r.body).toMatchObject({ created: 300, skipped_total: 0 });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const tooMany = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => `over-${i}@example.org,Over`).join("\n");
+    const refused = await upload(clients.admin, "many.csv", `email,full_name\n${tooMany}\n`);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.file).toEqual([IMPORT_MESSAGES.tooManyRows]);
+    expect((await server.db.select().from(users).where(eq(users.email, "over-0@example.org"))).length).toBe(0);
   });
 
   it("imports from the screen's form and lists the skipped lines under Upload Errors", async () => {
