@@ -189,6 +189,9 @@ describe("creating and changing users", () => {
     expect((await clients.admin.json<Json>(`${base()}/${made.id}`)).body).not.toHaveProperty("authentication_token");
     // an admin's edit that leaves the token out keeps it
     expect((await put(made.id, { can_book: true }, clients.admin)).status).toBe(200);
+    // a token is one user's only
+    const other = (await create(person())).body;
+    expect((await put(other.id, { authentication_token: token }, clients.superAdmin)).body.errors).toEqual({ authentication_token: [MESSAGES.tokenTaken] });
     const scripted = new Client(server.url, token);
     expect((await scripted.json("/api/users/current")).status).toBe(200);
   });

@@ -139,6 +139,11 @@ export async function checkUser(
     .from(users)
     .where(and(sql`lower(${users.email}) = lower(${input.email})`, current ? sql`${users.id} <> ${current.id}` : undefined));
   if (taken) errors.email = [MESSAGES.emailTaken];
+  const token = input.authentication_token;
+  if (token && token !== current?.authenticationToken) {
+    const [holder] = await db.select({ id: users.id }).from(users).where(eq(users.authenticationToken, token));
+    if (holder) errors.authentication_token = [MESSAGES.tokenTaken];
+  }
   if (Object.keys(errors).length) throw invalid(errors);
   return input;
 }
@@ -165,10 +170,16 @@ function columnsOf(input: UserInput) {
   };
 }
 
-/** A concurrent save of the same e-mail passes the check and meets the unique index: the same 422. */
+/** A concurrent save of the same e-mail (or token) passes the check and meets the unique index: the same 422. */
 function emailRace(error: unknown): never {
-  if (sqlState(error) === "23505") throw invalid({ email: [MESSAGES.emailTaken] });
-  throw error;
+  if (sqlState(error) !== "23505") throw error;
+  // the driver names the index (postgres.js constraint_name, PGlite constraint)
+  let index = "";
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5 && !index; e = (e as { cause?: unknown }).cause, depth++) {
+    const named = e as { constraint_name?: unknown; constraint?: unknown };
+    index = String(named.constraint_name ?? named.constraint ?? "");
+  }
+  throw invalid(index === "users_authentication_token_key" ? { authentication_token: [MESSAGES.tokenTaken] } : { email: [MESSAGES.emailTaken] });
 }
 
 function assertTokenChange(actor: CurrentUser, raw: Record<string, unknown>, current: UserRow | null) {

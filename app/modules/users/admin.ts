@@ -29,6 +29,7 @@ export const MESSAGES = {
   confirmation: "Password confirmation does not match the password",
   site: "Sites must be sites of this customer",
   defaultSite: "The default site must be one of the user's sites",
+  tokenTaken: "Authentication token is already in use",
   tokenSuperAdminOnly: "Only a super admin may change the authentication token",
   disableSelf: "You may not disable yourself",
   ownRole: "You may not change your own role",

@@ -29,8 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       listUsers(context.db, user, customerId, q || undefined),
       breadcrumbTrail(context.db, user, { model: "user", parent: "customer", parent_id: customerId }),
     ]);
-    const saved: Alert[] = url.searchParams.has("saved") ? [{ type: "success", message: "User was saved." }] : [];
-    return { customer: { id: customer.id, name: customer.name }, live: list.filter((u) => !u.disabled), disabled: list.filter((u) => u.disabled), q, alerts: saved, columns: USER_CSV_COLUMNS, maxInflatedMb: MAX_DECOMPRESSED_BYTES / 1024 / 1024, crumbs };
+    return { customer: { id: customer.id, name: customer.name }, live: list.filter((u) => !u.disabled), disabled: list.filter((u) => u.disabled), q, alerts: [] as Alert[], columns: USER_CSV_COLUMNS, maxInflatedMb: MAX_DECOMPRESSED_BYTES / 1024 / 1024, crumbs };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
