@@ -12,7 +12,19 @@ export const UPLOAD_FRAMING_BYTES = 64 * 1024;
 export const BODY_TOO_LARGE = `The request is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`;
 
 /** The CSV import calls and screens (and the screens' single-fetch `.data` twins). */
-export const UPLOAD_PATHS = /^\/(api\/(zones|localities|dangerous_goods_types|rate_editor|customers\/\d+\/item_types)\/import|zones|zones\/localities|zones\/dangerous_goods|rate_editor|customers\/\d+\/index_item_types)(\.data)?\/?$/i;
+const UPLOAD_PATH_PATTERNS = [
+  "api/(zones|localities|dangerous_goods_types|rate_editor)/import",
+  "zones",
+  "zones/localities",
+  "zones/dangerous_goods",
+  "rate_editor",
+  // issue 16: item types, users and recipients imports, each call and its screen
+  "api/customers/\\d+/item_types/import",
+  "customers/\\d+/index_item_types",
+  "api/customers/\\d+/users/create_bulk",
+  "customers/\\d+/index_users",
+];
+export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */
 export const IMAGE_UPLOAD_PATHS = /^\/api\/notifications_media_upload\/?$/i;
 

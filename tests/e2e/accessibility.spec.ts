@@ -299,6 +299,12 @@ test("staff screens, as an admin", async ({ page }) => {
     await audit(page, "price check with rates");
   });
   await visit(page, `/customers/${ACME}/surcharges`, "surcharges");
+  await visit(page, `/customers/${ACME}/index_users`, "users");
+  await visit(page, `/customers/${ACME}/users`, "new user and its generated-password dialog", async (p) => {
+    await hydrated("user-editor")(p);
+    await p.getByRole("button", { name: "Generate password" }).click();
+    await expect(p.getByRole("textbox", { name: "Generated password" })).toHaveValue(/.{10,}/);
+  });
   await visit(page, `/customers/${ACME}/site_services?site=MEL`, "carriers & services");
   await visit(page, `/customers/${ACME}/notification_configs`, "notification preferences", async (p) => {
     await hydrated("notification-preferences")(p);

@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { URL_COPIED } from "~/modules/tracking/public-link";
 import { apiFetch } from "~/utils/api-client";
+import { copyText } from "~/utils/clipboard";
 
 /**
  * The Tracking URL button and its modal (spec 1 sections 2 and 4): the consignment's public link
@@ -39,14 +40,7 @@ export function TrackingUrlDialog({ consignmentId, open, url: initialUrl, closeH
 
   const copy = async () => {
     if (!url) return;
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      // no clipboard permission (an insecure origin): copy the selected text the old way
-      const input = dialog.current?.querySelector<HTMLInputElement>("input[name=tracking_url]");
-      input?.select();
-      document.execCommand("copy");
-    }
+    await copyText(url, dialog.current?.querySelector<HTMLInputElement>("input[name=tracking_url]"));
     setMessage(URL_COPIED);
   };
 

@@ -9,6 +9,7 @@ import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
 import { noticesAdminPaths } from "./openapi-notices-admin";
+import { usersPaths } from "./openapi-users";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
@@ -245,6 +246,7 @@ export const openApiDocument = {
     ...trackingPaths,
     ...notificationTypePaths,
     ...noticesAdminPaths,
+    ...usersPaths,
     ...notificationConfigPaths,
     ...searchPaths,
     ...consignmentInformationPaths,
