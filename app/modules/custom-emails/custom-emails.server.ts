@@ -12,7 +12,7 @@ import { checkTemplate } from "../notifications/template.server";
 import { customerForStaff } from "../tenancy/customers.server";
 import { AppError, type FieldErrors } from "../../utils/errors";
 import { fieldErrorsFrom } from "../../utils/validation";
-import { CUSTOM_EMAIL_KINDS, KIND_FIELDS, MESSAGES, customEmailSchema, type CustomEmailJson, type CustomEmailKind } from "./custom-emails";
+import { CUSTOM_EMAIL_KINDS, KIND_FIELDS, MESSAGES, customEmailSchema, kindSchema, type CustomEmailJson, type CustomEmailKind } from "./custom-emails";
 
 type Row = typeof customEmails.$inferSelect;
 
@@ -99,4 +99,12 @@ export async function resetCustomEmail(db: DbOrTx, user: CurrentUser, customerId
   await customerForStaff(db, user, customerId);
   await db.delete(customEmails).where(and(eq(customEmails.customerId, customerId), eq(customEmails.kind, kind)));
   return toJson(customerId, kind, undefined);
+}
+
+/** A path's {kind}: return or notification, or the id of one of this customer's rows (422 otherwise; 404 for another's id). */
+export async function kindFromPath(db: DbOrTx, user: CurrentUser, customerId: number, value: string | undefined): Promise<CustomEmailKind> {
+  if (value && /^\d{1,10}$/.test(value)) return kindOfCustomEmail(db, user, customerId, Number(value));
+  const parsed = kindSchema.safeParse(value);
+  if (!parsed.success) throw new AppError("invalid", MESSAGES.kind, { kind: [MESSAGES.kind] });
+  return parsed.data;
 }

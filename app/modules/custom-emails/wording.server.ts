@@ -10,6 +10,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { customEmails } from "../../../db/schema";
 import { escapeHtml } from "../../utils/html";
 import { renderTemplate, type TemplateValues } from "../notifications/template.server";
+import { returnEmailParagraphs } from "../consignments/rules";
 import type { CustomEmailKind } from "./custom-emails";
 
 export interface Wording {
@@ -95,3 +96,14 @@ export const SAMPLE_VALUES: TemplateValues = {
   sender_site_phone: "03 9000 0000",
   special_instructions: "Leave at dock 3",
 };
+
+/** The editor's preview of a wording (null: the default) with SAMPLE_VALUES: subject and HTML. */
+export async function previewWording(kind: CustomEmailKind, wording: Wording | null, customerName: string): Promise<{ subject: string | null; html: string }> {
+  if (kind === "notification") {
+    const own = paragraphsHtml(["(The notification's own template is shown here, with the consignment's details.)"]);
+    return { subject: null, html: (await frameNotification(wording, SAMPLE_VALUES, own)).html };
+  }
+  const paragraphs = returnEmailParagraphs({ contactName: "Sam", customerName, country: "AUSTRALIA" });
+  const mail = await composeReturnEmail(wording, SAMPLE_VALUES, { subject: `Collection labels for consignment ${SAMPLE_VALUES.consignment_number}`, paragraphs });
+  return { subject: mail.subject, html: mail.html };
+}
