@@ -8,7 +8,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { customEmails } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { checkTemplate } from "../notifications/template.server";
+import { TEMPLATE_REQUIRED, checkTemplate } from "../notifications/template.server";
 import { customerForStaff } from "../tenancy/customers.server";
 import { AppError, type FieldErrors } from "../../utils/errors";
 import { fieldErrorsFrom } from "../../utils/validation";
@@ -70,8 +70,10 @@ export function checkCustomEmail(kind: CustomEmailKind, raw: unknown): Pick<Row,
   const out: Pick<Row, "subject" | "header" | "body" | "footer"> = { subject: null, header: null, body: null, footer: null };
   for (const field of KIND_FIELDS[kind]) {
     const value = (result.data[field] ?? "").trim();
-    if (!value || (field !== "subject" && !value.replace(/<[^>]*>/g, "").trim() && !/<img\b/i.test(value))) continue;
+    if (!value) continue;
     const checked = checkTemplate(value);
+    // what is only markup once sanitised (an empty paragraph, a lone <script>) is a blank part
+    if (!checked.ok && checked.message === TEMPLATE_REQUIRED) continue;
     if (!checked.ok) errors[field] = [checked.message];
     else out[field] = field === "subject" ? value.replace(/\s+/g, " ") : checked.html;
   }

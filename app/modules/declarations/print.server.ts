@@ -53,9 +53,13 @@ export async function appendDeclarations(db: DbOrTx, pdf: Uint8Array, list: Prin
   for (const d of list) {
     const [row] = await db.select({ content: declarations.content }).from(declarations).where(eq(declarations.id, d.id));
     if (!row) continue; // deleted since it was listed
-    // checked readable on upload; ignoreEncryption for a file only protected against editing
-    const source = await PDFDocument.load(new Uint8Array(row.content), { ignoreEncryption: true });
-    for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+    // checked readable on upload; should one still fail, the dangerous goods document prints without it
+    try {
+      const source = await PDFDocument.load(new Uint8Array(row.content), { ignoreEncryption: true });
+      for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+    } catch (e) {
+      console.warn(`[declarations] declaration ${d.id} could not be appended:`, e instanceof Error ? e.message : e);
+    }
   }
   return merged.save();
 }

@@ -65,11 +65,11 @@ export async function readDeclarationUpload(request: Request): Promise<Declarati
   if (file.size > MAX_DECLARATION_BYTES) throw tooLarge();
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (!isPdf(bytes)) throw refuse(MESSAGES.pdfOnly);
-  try {
-    await PDFDocument.load(bytes, { updateMetadata: false });
-  } catch {
-    throw refuse(MESSAGES.unreadable);
-  }
+  // pdf-lib is lenient: a file it reads with no page in it is as unprintable as one it cannot read
+  const pages = await PDFDocument.load(bytes, { updateMetadata: false })
+    .then((d) => d.getPageCount())
+    .catch(() => 0);
+  if (!pages) throw refuse(MESSAGES.unreadable);
   const filename = ((file as File).name || "declaration.pdf").replace(/[\\/\r\n"]/g, "_").slice(0, 200);
   return { fields, file: { filename: /\.pdf$/i.test(filename) ? filename : `${filename}.pdf`, bytes } };
 }
