@@ -39,7 +39,7 @@ test("an admin edits the return e-mail wording and saves it by keyboard, then re
   await expect(page).toHaveURL(/\/custom_emails\/return\?done=saved$/);
   await expect(page.getByRole("status").filter({ hasText: "Custom e-mail was saved." })).toBeVisible();
   await expect(page.getByTestId("preview-subject")).toHaveText("Subject: E2E pickup ABC000123");
-  await expect(page.frameLocator('[data-testid="preview"]').locator("body")).toContainText("Your collection for Brisbane Hardware");
+  await expect(page.getByTestId("preview")).toContainText("Your collection for Brisbane Hardware");
   await expect(page.getByTestId("custom-email-return")).toContainText("Custom");
   expect(await mouseEvents(page)).toBe(0);
 

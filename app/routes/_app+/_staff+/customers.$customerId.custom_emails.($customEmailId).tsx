@@ -204,8 +204,8 @@ export default function CustomEmails() {
                   <span className="font-medium">Subject:</span> {preview.subject}
                 </p>
               )}
-              {/* the mail's own HTML, sandboxed: no script, no form, no navigation out of the page */}
-              <iframe title="Preview of the e-mail" sandbox="" srcDoc={preview.html} className="h-80 w-full rounded border border-slate-300 bg-white" data-testid="preview" />
+              {/* the mail's HTML: sanitised parts with escaped values and inlined styles, as notices are shown */}
+              <div className="rounded border border-slate-300 bg-white p-3" data-testid="preview" dangerouslySetInnerHTML={{ __html: preview.html }} />
             </section>
           )}
         </section>
