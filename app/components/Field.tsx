@@ -36,3 +36,12 @@ export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
     </div>
   );
 }
+
+/** A field's errors for a plain (non-conform) form: its `id` is what the input's aria-describedby names. */
+export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  return errors?.length ? (
+    <p id={id} className="field-error">
+      {errors.join(" ")}
+    </p>
+  ) : null;
+}

@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { FieldError } from "~/components/Field";
 import { TemplateEditor, templateEditorLinks } from "~/components/notifications/TemplateEditor";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { KIND_FIELDS, KIND_HINTS, KIND_LABELS, MESSAGES, SUBJECT_MAX, type CustomEmailKind } from "~/modules/custom-emails/custom-emails";
@@ -159,11 +160,7 @@ export default function CustomEmails() {
                 <p id="subject-hint" className="text-xs text-slate-600">
                   Blank keeps the default subject. Tags such as {"{{ consignment_number }}"} may be used.
                 </p>
-                {errors.subject?.length ? (
-                  <p id="subject-error" className="field-error">
-                    {errors.subject.join(" ")}
-                  </p>
-                ) : null}
+                <FieldError id="subject-error" errors={errors.subject} />
               </div>
             )}
             {(["header", "body", "footer"] as const)

@@ -10,6 +10,7 @@ import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
 import { pageId } from "~/utils/ids";
 import { throwIfAccessError } from "~/utils/ui.server";
+import { FieldError } from "~/components/Field";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.declaration ? d.declaration.name : "New declaration"} · Declarations · FreightDesk` }];
 
@@ -53,14 +54,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const invalid = e.code === "invalid";
     return data({ message: invalid ? "The declaration was not saved: please correct the fields marked." : e.message, errors: (invalid ? e.fieldErrors : {}) as FieldErrors, values }, { status: e.status });
   }
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors.join(" ")}
-    </p>
-  ) : null;
 }
 
 export default function DeclarationEditor() {
