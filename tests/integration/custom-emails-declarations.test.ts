@@ -261,6 +261,34 @@ describe("declarations", () => {
     expect(await list.text()).toContain("Test co SDS");
   });
 
+  it("the screen creates, refuses a file that is not a PDF, and deletes by multipart form post", async () => {
+    const screen = `/customers/${acmeId}/declarations`;
+    const made = await upload(c.admin, screen, { intent: "save", name: "Screen SDS", item_type_id: "" }, { bytes: await pdf(1), name: "screen.pdf" });
+    expect(made.status).toBe(302);
+    const at = made.res.headers.get("location")!;
+    expect(at).toMatch(new RegExp(`^${screen}/\\d+\\?saved=1$`));
+    const page = await (await c.admin.request(at, { headers: { Accept: "text/html" } })).text();
+    expect(page).toContain(DECLARATION.saved);
+    expect(page).toContain("screen.pdf");
+    const refused = await fetch(server.url + screen, {
+      method: "POST",
+      body: (() => {
+        const f = new FormData();
+        f.set("name", "Not a PDF");
+        f.set("file", new Blob(["GIF89a"], { type: "application/pdf" }), "x.pdf");
+        return f;
+      })(),
+      headers: { cookie: c.admin.cookie, Accept: "text/html" },
+      redirect: "manual",
+    });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain(DECLARATION.pdfOnly);
+    const gone = await upload(c.admin, at.split("?")[0]!, { intent: "delete" });
+    expect(gone.status).toBe(302);
+    expect(gone.res.headers.get("location")).toBe(`/customers/${acmeId}/index_declarations?done=deleted`);
+    expect((await c.admin.json(`${decls()}/${at.split("/").pop()!.split("?")[0]}`)).status).toBe(404);
+  });
+
   it("follow the dangerous goods document when print_declarations is on, and not when off", async () => {
     const own = await upload(c.admin, decls(), { name: "A pallet SDS", item_type_id: String(palletId) }, { bytes: await pdf(2), name: "pallet.pdf" });
     const every = await upload(c.admin, decls(), { name: "B general declaration" }, { bytes: await pdf(1), name: "general.pdf" });
