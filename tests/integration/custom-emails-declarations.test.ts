@@ -118,6 +118,8 @@ describe("custom e-mails through the API", () => {
     const shown = await (await c.admin.request(`${path}?done=saved`, { headers: { Accept: "text/html" } })).text();
     expect(shown).toContain(CUSTOM.saved);
     expect(shown).toContain("Screen header");
+    // the trail: the customer, its Custom E-mails, this kind
+    expect(shown).toMatch(new RegExp(`href="/customers/${acmeId}/custom_emails">Custom E-mails</a>`));
     const reset = await c.admin.request(path, { form: { intent: "reset" } });
     expect(reset.headers.get("location")).toBe(`${path}?done=reset`);
     expect((await c.admin.json<Json>(`${emails()}/notification`)).body.customised).toBe(false);
@@ -270,6 +272,7 @@ describe("declarations", () => {
     const page = await (await c.admin.request(at, { headers: { Accept: "text/html" } })).text();
     expect(page).toContain(DECLARATION.saved);
     expect(page).toContain("screen.pdf");
+    expect(page).toMatch(new RegExp(`href="/customers/${acmeId}/index_declarations">Declarations</a>`));
     const refused = await fetch(server.url + screen, {
       method: "POST",
       body: (() => {

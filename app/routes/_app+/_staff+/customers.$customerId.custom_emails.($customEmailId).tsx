@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { FieldError } from "~/components/Field";
 import { TemplateEditor, templateEditorLinks } from "~/components/notifications/TemplateEditor";
 import { requireStaff } from "~/modules/auth/guard.server";
@@ -9,6 +10,7 @@ import { KIND_FIELDS, KIND_HINTS, KIND_LABELS, MESSAGES, SUBJECT_MAX, type Custo
 import { checkCustomEmail, getCustomEmail, kindFromPath, listCustomEmails, resetCustomEmail, saveCustomEmail } from "~/modules/custom-emails/custom-emails.server";
 import { previewWording } from "~/modules/custom-emails/wording.server";
 import { TEMPLATE_TAGS } from "~/modules/notifications/template.server";
+import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
@@ -38,16 +40,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     const customer = await customerForStaff(context.db, user, customerId);
     const list = await listCustomEmails(context.db, user, customerId);
+    const crumbs = await breadcrumbTrail(context.db, user, { model: "custom_emails", parent: "customer", parent_id: customerId });
     const done = new URL(request.url).searchParams.get("done");
     const alerts: Alert[] = done === "saved" ? [{ type: "success", message: MESSAGES.saved }] : done === "reset" ? [{ type: "success", message: MESSAGES.reset }] : [];
-    if (!params.customEmailId) return { customer: { id: customer.id, name: customer.name }, list, editing: null, preview: null, alerts, tags: [] as string[] };
+    if (!params.customEmailId) return { customer: { id: customer.id, name: customer.name }, list, editing: null, preview: null, alerts, tags: [] as string[], crumbs };
     const kind = await kindOf(context, user, customerId, params.customEmailId);
     // a row's id is a second address of its kind's editor
     if (params.customEmailId !== kind) throw redirect(`/customers/${customerId}/custom_emails/${kind}`);
     const editing = await getCustomEmail(context.db, user, customerId, kind);
     const preview = await previewWording(kind, editing.customised ? editing : null, customer.name);
     // the tags come with the data: template.server.ts is not in the browser bundle
-    return { customer: { id: customer.id, name: customer.name }, list, editing, preview, alerts, tags: [...TEMPLATE_TAGS] as string[] };
+    return { customer: { id: customer.id, name: customer.name }, list, editing, preview, alerts, tags: [...TEMPLATE_TAGS] as string[], crumbs: [...crumbs, { label: KIND_LABELS[kind], url: `/customers/${customerId}/custom_emails/${kind}` }] };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
@@ -96,7 +99,7 @@ const PART_HINTS: Record<CustomEmailKind, Partial<Record<keyof typeof PART_LABEL
 };
 
 export default function CustomEmails() {
-  const { customer, list, editing, preview: saved, alerts, tags } = useLoaderData<typeof loader>();
+  const { customer, list, editing, preview: saved, alerts, tags, crumbs } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const errors: FieldErrors = result?.errors ?? {};
@@ -109,6 +112,7 @@ export default function CustomEmails() {
   const base = `/customers/${customer.id}/custom_emails`;
   return (
     <div className="max-w-4xl space-y-4">
+      <Breadcrumbs crumbs={crumbs} />
       <h1 className="text-xl font-semibold">Custom e-mails of {customer.name}</h1>
       <Alerts alerts={result?.message ? [{ type: "error", message: result.message }] : alerts} />
       <table className="table w-full" aria-label="Custom e-mails">

@@ -2,10 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { MAX_DECLARATION_BYTES, MESSAGES, NAME_MAX, formatSize } from "~/modules/declarations/declarations";
 import { createDeclaration, deleteDeclaration, getDeclaration, itemTypeChoices, updateDeclaration } from "~/modules/declarations/declarations.server";
 import { readDeclarationUpload } from "~/modules/declarations/upload.server";
+import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
 import { pageId } from "~/utils/ids";
@@ -23,7 +25,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const itemTypes = await itemTypeChoices(context.db, user, customerId);
     const alerts: Alert[] = new URL(request.url).searchParams.has("saved") ? [{ type: "success", message: MESSAGES.saved }] : [];
     const declaration = params.declarationId ? await getDeclaration(context.db, user, customerId, pageId(params.declarationId)) : null;
-    return { customer: { id: customer.id, name: customer.name }, itemTypes, declaration, alerts };
+    const crumbs = declaration
+      ? await breadcrumbTrail(context.db, user, { model: "declaration", id: declaration.id })
+      : [...(await breadcrumbTrail(context.db, user, { model: "declaration", parent: "customer", parent_id: customerId })), { label: "New declaration", url: `/customers/${customerId}/declarations` }];
+    return { customer: { id: customer.id, name: customer.name }, itemTypes, declaration, alerts, crumbs };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
@@ -57,7 +62,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function DeclarationEditor() {
-  const { customer, itemTypes, declaration, alerts } = useLoaderData<typeof loader>();
+  const { customer, itemTypes, declaration, alerts, crumbs } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const errors: FieldErrors = result?.errors ?? {};
@@ -72,6 +77,7 @@ export default function DeclarationEditor() {
   const base = `/customers/${customer.id}`;
   return (
     <div className="max-w-3xl space-y-4">
+      <Breadcrumbs crumbs={crumbs} />
       <h1 className="text-xl font-semibold">{heading}</h1>
       <Alerts alerts={result?.message ? [{ type: "error", message: result.message }] : alerts} />
       <Form key={declaration?.id ?? "new"} ref={form} method="post" encType="multipart/form-data" className="card space-y-3" aria-label={heading}>

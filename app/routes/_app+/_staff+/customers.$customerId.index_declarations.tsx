@@ -1,10 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { localTime, userSite } from "~/modules/calendar/site-time";
 import { MESSAGES, formatSize } from "~/modules/declarations/declarations";
 import { listDeclarations } from "~/modules/declarations/declarations.server";
+import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { pageId } from "~/utils/ids";
 import { throwIfAccessError } from "~/utils/ui.server";
@@ -23,7 +25,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       uploaded_at: localTime(new Date(d.created_at), site?.timezone ?? null, site?.country ?? ""),
     }));
     const alerts: Alert[] = new URL(request.url).searchParams.get("done") === "deleted" ? [{ type: "success", message: MESSAGES.deleted }] : [];
-    return { customer: { id: customer.id, name: customer.name, printDeclarations: customer.printDeclarations }, rows, alerts };
+    const crumbs = await breadcrumbTrail(context.db, user, { model: "declaration", parent: "customer", parent_id: customerId });
+    return { customer: { id: customer.id, name: customer.name, printDeclarations: customer.printDeclarations }, rows, alerts, crumbs };
   } catch (e) {
     throwIfAccessError(e);
     throw e;
@@ -31,10 +34,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export default function Declarations() {
-  const { customer, rows, alerts } = useLoaderData<typeof loader>();
+  const { customer, rows, alerts, crumbs } = useLoaderData<typeof loader>();
   const base = `/customers/${customer.id}`;
   return (
     <div className="max-w-5xl space-y-4">
+      <Breadcrumbs crumbs={crumbs} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold">Declarations of {customer.name}</h1>
         <Link to={`${base}/declarations`} className="btn-primary">
