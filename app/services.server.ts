@@ -24,6 +24,7 @@ export { SignInAttemptStore } from "./modules/auth/sign-in-counts.server";
 export { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "./modules/auth/limits";
 export { SESSION_COOKIE } from "./modules/auth/sessions.server";
 export { FILE_TOO_LARGE, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, MAX_UPLOAD_BYTES } from "./utils/upload-limits";
+export { MAX_DECLARATION_BYTES, MESSAGES as DECLARATION_MESSAGES } from "./modules/declarations/declarations";
 // the browser PDFs print with, logged at start-up
 export { chooseBrowser, describeBrowser } from "./modules/printing/browser-path.server";
 

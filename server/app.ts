@@ -95,7 +95,13 @@ export function createApp(options: AppOptions) {
   // the app's modules come from the build, never imported here: each exists once in the process
   const entry = options.build.entry.module as unknown as AppEntry;
   // before anything can answer or read: every body is counted from its first byte
-  app.use(bodyLimit({ maxBytes: entry.MAX_UPLOAD_BYTES, tooLarge: entry.FILE_TOO_LARGE }, { maxBytes: entry.MAX_IMAGE_BYTES, tooLarge: entry.IMAGE_TOO_LARGE }));
+  app.use(
+    bodyLimit(
+      { maxBytes: entry.MAX_UPLOAD_BYTES, tooLarge: entry.FILE_TOO_LARGE },
+      { maxBytes: entry.MAX_IMAGE_BYTES, tooLarge: entry.IMAGE_TOO_LARGE },
+      { maxBytes: entry.MAX_DECLARATION_BYTES, tooLarge: entry.DECLARATION_MESSAGES.tooLarge },
+    ),
+  );
   app.use(contentSecurityPolicy({ googleMaps: Boolean(options.googleMapsApiKey) }));
   // images in notification e-mails: webmail pages on other sites show them (helmet says same-origin)
   app.use((req, res, next) => {

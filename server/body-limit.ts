@@ -27,6 +27,8 @@ const UPLOAD_PATH_PATTERNS = [
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */
 export const IMAGE_UPLOAD_PATHS = /^\/api\/notifications_media_upload\/?$/i;
+/** The declaration uploads (a PDF, multipart): the /api calls and the declaration screen (and its `.data` twin). */
+export const DECLARATION_UPLOAD_PATHS = /^\/(api\/)?customers\/\d+\/declarations(\/\d+)?(\.data)?\/?$/i;
 
 type Limit = { maxBytes: number; tooLarge: string };
 
@@ -50,12 +52,13 @@ const DISCARD_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
  * body the app answered without reading (a 401 to a signed-out upload), up to a bound after which
  * the connection is closed.
  */
-export function bodyLimit(uploads: Limit, images?: Limit): RequestHandler {
+export function bodyLimit(uploads: Limit, images?: Limit, declarations?: Limit): RequestHandler {
   return (req, res, next) => {
     // no Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body to count, and
     // leaving the request as Node made it spares every GET the cost of a patched stream
     if (!hasBody(req)) return next();
-    const file = images && IMAGE_UPLOAD_PATHS.test(req.path) ? images : UPLOAD_PATHS.test(req.path) ? uploads : null;
+    const file =
+      images && IMAGE_UPLOAD_PATHS.test(req.path) ? images : declarations && DECLARATION_UPLOAD_PATHS.test(req.path) ? declarations : UPLOAD_PATHS.test(req.path) ? uploads : null;
     const limit = file ? file.maxBytes + UPLOAD_FRAMING_BYTES : BODY_LIMIT_BYTES;
     const tooLarge = () => refuse(req, res, 413, file ? file.tooLarge : BODY_TOO_LARGE, file ? { file: [file.tooLarge] } : undefined);
     let received = 0;

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import { IMAGE_UPLOAD_PATHS, UPLOAD_PATHS, hasBody } from "./body-limit";
+import { DECLARATION_UPLOAD_PATHS, IMAGE_UPLOAD_PATHS, UPLOAD_PATHS, hasBody } from "./body-limit";
 import { refuse } from "./refuse";
 
 export const CROSS_SITE_REFUSED = "This request came from another site and has been refused.";
@@ -66,11 +66,11 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 /**
  * The /api calls take JSON bodies only (a page on another site can send text/plain or a form
  * without a preflight, never JSON). An empty body passes (ids in the query string); the CSV
- * import calls keep their multipart and text/csv bodies, and the template image upload its multipart.
+ * import calls keep their multipart and text/csv bodies, the template image and declaration uploads their multipart.
  */
 export function jsonBodiesOnly(): RequestHandler {
   return (req, res, next) => {
-    if (!MUTATING.has(req.method) || !/^\/api\//i.test(req.path) || UPLOAD_PATHS.test(req.path) || IMAGE_UPLOAD_PATHS.test(req.path) || !hasBody(req)) return next();
+    if (!MUTATING.has(req.method) || !/^\/api\//i.test(req.path) || UPLOAD_PATHS.test(req.path) || IMAGE_UPLOAD_PATHS.test(req.path) || DECLARATION_UPLOAD_PATHS.test(req.path) || !hasBody(req)) return next();
     if (JSON_TYPE.test(req.get("content-type") ?? "")) return next();
     refuse(req, res, 415, JSON_ONLY);
   };

@@ -19,18 +19,9 @@ export function Field({
         {label}
       </label>
       <input {...getInputProps(field, { type })} {...rest} key={field.key} className="input" />
-      <FieldError field={field} />
+      <FieldError id={field.errorId} errors={field.errors?.slice(0, 1)} />
     </div>
   );
-}
-
-/** A conform field's first error, the element its control's aria-describedby names. */
-export function FieldError({ field }: { field: Pick<FieldMetadata<unknown>, "errors" | "errorId"> }) {
-  return field.errors?.length ? (
-    <p id={field.errorId} className="field-error">
-      {field.errors[0]}
-    </p>
-  ) : null;
 }
 
 export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
@@ -40,4 +31,13 @@ export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
       {errors[0]}
     </div>
   );
+}
+
+/** A field's errors (a conform field passes its errorId and first error): `id` is what the control's aria-describedby names. */
+export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  return errors?.length ? (
+    <p id={id} className="field-error">
+      {errors.join(" ")}
+    </p>
+  ) : null;
 }

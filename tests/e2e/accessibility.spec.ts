@@ -326,6 +326,14 @@ test("staff screens, as an admin", async ({ page }) => {
   await visit(page, "/index_customers", "customers (later release)");
 });
 
+test("custom e-mails and declarations, as an admin", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  await visit(page, `/customers/${ACME}/custom_emails`, "custom e-mails");
+  await visit(page, `/customers/${ACME}/custom_emails/return`, "custom e-mail editor", async (p) => expect(p.locator('[data-editor="quill"]').first()).toBeVisible());
+  await visit(page, `/customers/${ACME}/index_declarations`, "declarations");
+  await visit(page, `/customers/${ACME}/declarations`, "new declaration");
+});
+
 test("a super admin's home, and the finance view", async ({ page }) => {
   await signIn(page, "superadmin@example.com");
   await visit(page, "/home", "home (super admin)");

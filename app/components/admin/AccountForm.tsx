@@ -2,7 +2,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
-import { FieldError, SaveNewBack } from "./FormParts";
+import { NamedFieldError, SaveNewBack } from "./FormParts";
 import { ACCOUNT_MESSAGES, NOTE_MAX } from "~/modules/customers/accounts";
 import type { AccountJson } from "~/modules/customers/accounts.server";
 import type { Crumb } from "~/modules/shell/breadcrumbs";
@@ -65,7 +65,7 @@ export function AccountForm({
   }, [result]);
   const inv = (f: string) => (errors[f]?.length ? true : undefined);
   const desc = (f: string) => (errors[f]?.length ? `${f}-error` : undefined);
-  const err = (f: string) => <FieldError field={f} errors={errors} />;
+  const err = (f: string) => <NamedFieldError field={f} errors={errors} />;
   const text = (f: string, label: string, extra: { type?: string; inputMode?: "numeric"; max?: number } = {}) => (
     <div key={f}>
       <label htmlFor={f} className="label">

@@ -1,13 +1,9 @@
 import { Link } from "@remix-run/react";
+import { FieldError } from "~/components/Field";
 
-/** A field's server errors under it, with the id its input's aria-describedby names (`${field}-error`). */
-export function FieldError({ field, errors }: { field: string; errors?: Record<string, string[]> }) {
-  const messages = errors?.[field];
-  return messages?.length ? (
-    <p id={`${field}-error`} className="field-error">
-      {messages.join(" ")}
-    </p>
-  ) : null;
+/** A named field's server errors out of the form's error map, with the id its input's aria-describedby names (`${field}-error`). */
+export function NamedFieldError({ field, errors }: { field: string; errors?: Record<string, string[]> }) {
+  return <FieldError id={`${field}-error`} errors={errors?.[field]} />;
 }
 
 

@@ -4,7 +4,7 @@ import { Alerts } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { AddressFields, emptyAddress, type AddressState } from "~/components/consignment/AddressFields";
 import { TimeSelect } from "~/components/TimeSelect";
-import { FieldError, SaveNewBack } from "./FormParts";
+import { NamedFieldError, SaveNewBack } from "./FormParts";
 import { COUNTRY_LABELS } from "~/modules/localities/places";
 import { PLACEHOLDER_KEYS, SITE_MESSAGES } from "~/modules/customers/sites";
 import type { SiteJson } from "~/modules/customers/sites.server";
@@ -65,7 +65,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
         {label}
       </label>
       <input id={f} name={f} type={extra.type ?? "text"} maxLength={max} defaultValue={extra.value ?? str(source?.[f])} className="input" aria-invalid={inv(f)} aria-describedby={desc(f)} />
-      <FieldError field={f} errors={errors} />
+      <NamedFieldError field={f} errors={errors} />
     </div>
   );
   const heading = site ? `Site: ${site.name}` : `New site for ${customerName}`;
@@ -94,7 +94,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
           <TimeSelect id="opening_time" name="opening_time" label="Opening time" value={opening} onChange={setOpening} invalid={inv("opening_time")} describedBy={desc("opening_time")} />
           <div>
             <TimeSelect id="closing_time" name="closing_time" label="Closing time" value={closing} onChange={setClosing} invalid={inv("closing_time")} describedBy={desc("closing_time")} />
-            <FieldError field="closing_time" errors={errors} />
+            <NamedFieldError field="closing_time" errors={errors} />
           </div>
           <div>
             <label htmlFor="timezone" className="label">
@@ -107,7 +107,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
                 </option>
               ))}
             </select>
-            <FieldError field="timezone" errors={errors} />
+            <NamedFieldError field="timezone" errors={errors} />
           </div>
           <div className="flex items-end gap-2">
             <input id="despatch_enabled" name="despatch_enabled" type="checkbox" defaultChecked={source ? source.despatch_enabled !== false : true} />
@@ -117,7 +117,7 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
         <fieldset>
           <legend className="font-semibold">Address</legend>
           <AddressFields prefix="address" label="Site" value={address} onChange={setAddress} errors={errors} hydrated={hydrated} />
-          <FieldError field="code-name" errors={errors} />
+          <NamedFieldError field="code-name" errors={errors} />
         </fieldset>
         <fieldset className="grid gap-3 md:grid-cols-3">
           <legend className="font-semibold">Contacts and pallet accounts</legend>

@@ -3,7 +3,7 @@ import { FLAGS, MORE_FLAGS, roleHasSites, type UserAdminJson } from "~/modules/u
 import type { RoleName } from "~/modules/auth/roles";
 import type { FieldErrors } from "~/utils/errors";
 import { apiFetch } from "~/utils/api-client";
-import { FieldError } from "~/components/FieldError";
+import { FieldError } from "~/components/Field";
 import { GeneratePasswordDialog } from "./GeneratePasswordDialog";
 
 const FLAG_LABELS: Record<(typeof FLAGS)[number] | (typeof MORE_FLAGS)[number], string> = {

@@ -10,6 +10,7 @@ import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
 import { noticesAdminPaths } from "./openapi-notices-admin";
 import { usersPaths } from "./openapi-users";
+import { customEmailsDeclarationsPaths } from "./openapi-custom-emails-declarations";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
@@ -247,6 +248,7 @@ export const openApiDocument = {
     ...notificationTypePaths,
     ...noticesAdminPaths,
     ...usersPaths,
+    ...customEmailsDeclarationsPaths,
     ...notificationConfigPaths,
     ...searchPaths,
     ...consignmentInformationPaths,

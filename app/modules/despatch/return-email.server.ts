@@ -15,6 +15,8 @@ import { manifestsOf } from "../printing/consignment-documents.server";
 import { labelsOf, printLabels } from "../printing/labels.server";
 import type { Renderer } from "../printing/renderer.server";
 import { AppError, notFound } from "../../utils/errors";
+import { composeReturnEmail, customWording } from "../custom-emails/wording.server";
+import { templateValuesOf } from "../notifications/send.server";
 
 export const EMAILED = "Labels and manifest emailed.";
 export const NO_EMAIL = "This return has no email address to send its labels to";
@@ -42,18 +44,24 @@ export async function emailReturnDocuments(services: EmailServices, who: Current
   const manifests = await manifestsOf(db, user, new URLSearchParams({ ids: String(c.manifest_id) }));
   const [labelsPdf, manifestPdf] = [await renderer.renderPdf(renderLabelsHtml(labels, page), { width: page.width, height: page.height }), await renderer.renderPdf(renderManifestsHtml(manifests), A4)];
   const site = user.sites.find((s) => s.id === c.site_id);
-  const text = returnEmailParagraphs({
+  const paragraphs = returnEmailParagraphs({
     contactName: c.return_info?.contact_name,
     customerName: user.customer.name,
     readyDate: c.return_info?.ready_at,
     country: site?.country ?? "AUSTRALIA",
     notes: c.return_info?.email_body,
     csPhone: site?.csPhoneNumber,
-  }).join("\n\n");
+  });
+  const defaults = { subject: `Collection labels for consignment ${c.consignment_number}`, paragraphs, notes: c.return_info?.email_body };
+  // the customer's own wording (custom e-mails) when it has one; else the default text alone
+  const wording = await customWording(db, c.customer_id, "return");
+  const values = wording ? await templateValuesOf(db, c.id, c.state) : null;
+  const mail = wording && values ? await composeReturnEmail(wording, values, defaults) : { subject: defaults.subject, text: paragraphs.join("\n\n"), html: undefined };
   await mailer.send({
     to,
-    subject: `Collection labels for consignment ${c.consignment_number}`,
-    text,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
     attachments: [
       { filename: `labels-${c.consignment_number}.pdf`, contentType: "application/pdf", content: labelsPdf },
       { filename: `manifest-${manifests[0]?.number ?? c.manifest_id}.pdf`, contentType: "application/pdf", content: manifestPdf },

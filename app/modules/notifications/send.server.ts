@@ -21,6 +21,7 @@ import { rowsOf } from "../../utils/sql-rows";
 import { applicableConfigs, dedupeKey, fitLength, itemsToSend, type Item } from "./resolve";
 import { createSmsSender, phoneForSms, type SmsSender } from "./sms.server";
 import { renderTemplate, type TemplateValues } from "./template.server";
+import { customWording, frameNotification } from "../custom-emails/wording.server";
 
 /** What a change queues: the states consignments entered, and the tracking events it stored. */
 export const notificationsPayload = z.object({
@@ -114,6 +115,12 @@ export function tagValues(c: Context, state: string, baseUrl: string): TemplateV
 /** Where links in notifications point: APP_URL, else this server's own address. */
 const linkBaseForJobs = () => env().APP_URL ?? `http://localhost:${env().PORT}`;
 
+/** The dynamic tags' values of one consignment (another e-mail's custom wording: the return e-mail); null when there is none. */
+export async function templateValuesOf(db: DbOrTx, consignmentId: number, state: string, baseUrl = linkBaseForJobs()): Promise<TemplateValues | null> {
+  const [c] = await consignmentContext(db, [consignmentId]);
+  return c ? tagValues(c, state, baseUrl) : null;
+}
+
 export async function sendNotifications(deps: { db: DbOrTx; mailer: Mailer; sms?: SmsSender; baseUrl?: string }, raw: NotificationsPayload): Promise<SendResult> {
   const { db, mailer } = deps;
   const sms = deps.sms ?? createSmsSender(db, { gatewayUrl: env().SMS_GATEWAY_URL });
@@ -175,11 +182,13 @@ export async function sendNotifications(deps: { db: DbOrTx; mailer: Mailer; sms?
     if (!recipient) return void result.skipped++;
     try {
       const values = tagValues(c, item.state, baseUrl);
-      const { html, text } = await renderTemplate(config.template, values);
+      const rendered = await renderTemplate(config.template, values);
       if (config.field === "email") {
+        // in the customer's own header and footer when it has them (custom e-mails)
+        const { html, text } = await frameNotification(await customWording(db, c.customerId, "notification"), values, rendered);
         await mailer.send({ to: recipient, subject: `${values.carrier_name || "Your"} consignment ${values.consignment_number}: ${values.consignment_state}`.trim(), text, html });
       } else {
-        await sms.send({ to: recipient, body: fitLength(text, config.maxLength) });
+        await sms.send({ to: recipient, body: fitLength(rendered.text, config.maxLength) });
       }
       result.sent++;
     } catch (e) {

@@ -76,7 +76,7 @@ function Select({ label, field, options, disabled }: { label: string; field: Fie
           </option>
         ))}
       </select>
-      <FieldError field={field} />
+      <FieldError id={field.errorId} errors={field.errors?.slice(0, 1)} />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { canExport, canNewExport, requestExport } from "~/modules/exports/export
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
+import { FieldError } from "~/components/Field";
 import { throwIfAccessError } from "~/utils/ui.server";
 
 export const meta: MetaFunction = () => [{ title: "Export report · FreightDesk" }];
@@ -53,14 +54,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (error instanceof AppError) return data({ errors: error.fieldErrors ?? {}, message: error.message, values: form }, { status: error.status });
     throw error;
   }
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors[0]}
-    </p>
-  ) : null;
 }
 
 export default function ExportReport() {

@@ -9,6 +9,7 @@ import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { replayCarriers, requestReplay } from "~/modules/tracking/replay.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
+import { FieldError } from "~/components/Field";
 import { throwIfAccessError } from "~/utils/ui.server";
 
 export const meta: MetaFunction = () => [{ title: "Manage tracking · FreightDesk" }];
@@ -41,14 +42,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (error instanceof AppError) return data({ by, errors: error.fieldErrors, message: error.message }, { status: error.status });
     throw error;
   }
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors[0]}
-    </p>
-  ) : null;
 }
 
 export default function ManageTracking() {

@@ -12,6 +12,7 @@ import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
 import { throwIfAccessError } from "~/utils/ui.server";
+import { FieldError } from "~/components/Field";
 
 export const links: LinksFunction = templateEditorLinks;
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.notice ? `${d.notice.header} · Notice` : "New notice"} · FreightDesk` }];
@@ -55,14 +56,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       { status: e.status },
     );
   }
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors.join(" ")}
-    </p>
-  ) : null;
 }
 
 export default function NoticeEditor() {

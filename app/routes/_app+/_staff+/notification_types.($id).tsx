@@ -10,6 +10,7 @@ import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
 import { throwIfAccessError } from "~/utils/ui.server";
+import { FieldError } from "~/components/Field";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.type ? `${d.type.name} · Notification type` : "New notification type"} · FreightDesk` }];
 
@@ -59,14 +60,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const message = e.code === "invalid" ? "The notification type was not saved: please correct the fields marked." : e.message;
     return data({ message, errors: fieldErrors as FieldErrors, values: e.code === "invalid" ? values : null }, { status: e.status });
   }
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors.join(" ")}
-    </p>
-  ) : null;
 }
 
 /** The ids an input's description points at: its hint and, when there is one, its error. */
