@@ -9,6 +9,7 @@ import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
 import { noticesAdminPaths } from "./openapi-notices-admin";
+import { recipientsPaths } from "./openapi-recipients";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 
@@ -248,5 +249,6 @@ export const openApiDocument = {
     ...consignmentInformationPaths,
     ...enquiryPaths,
     ...exportPaths,
+    ...recipientsPaths,
   },
 } as const;
