@@ -11,8 +11,9 @@ export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 export const UPLOAD_FRAMING_BYTES = 64 * 1024;
 export const BODY_TOO_LARGE = `The request is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`;
 
-/** The CSV import calls and screens (and the screens' single-fetch `.data` twins). */
-export const UPLOAD_PATHS = /^\/(api\/(zones|localities|dangerous_goods_types|rate_editor)\/import|zones|zones\/localities|zones\/dangerous_goods|rate_editor)(\.data)?\/?$/i;
+/** The CSV import calls and screens (and the screens' single-fetch `.data` twins); the recipients' take gz too. */
+export const UPLOAD_PATHS =
+  /^\/(api\/(zones|localities|dangerous_goods_types|rate_editor)\/import|zones|zones\/localities|zones\/dangerous_goods|rate_editor|api\/customers\/\d+\/recipients\/import|customers\/\d+\/index_recipients)(\.data)?\/?$/i;
 /** The image upload of notification templates: multipart, with a limit of its own. */
 export const IMAGE_UPLOAD_PATHS = /^\/api\/notifications_media_upload\/?$/i;
 

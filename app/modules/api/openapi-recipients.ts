@@ -2,12 +2,12 @@
 import {
   MAX_PAGE_SIZE,
   MAX_RECIPIENTS_UNPACKED_BYTES,
-  MAX_RECIPIENTS_UPLOAD_BYTES,
   PAGE_SIZE,
   RECIPIENT_COLUMNS,
   REQUIRED_COLUMNS,
   UPLOAD_ERRORS_SHOWN,
 } from "../recipients/limits";
+import { MAX_UPLOAD_BYTES } from "../../utils/upload-limits";
 import { errorResponses, idParam } from "./openapi-parts";
 
 const addressJson =
@@ -64,7 +64,7 @@ export const recipientsPaths = {
     post: {
       summary:
         `Adds the lines of a csv or gz file (${editors}). Columns: ${RECIPIENT_COLUMNS.join(", ")}; required: ${REQUIRED_COLUMNS.join(", ")}. ` +
-        `Files over ${MAX_RECIPIENTS_UPLOAD_BYTES / MB} MB, or gz unpacking to over ${MAX_RECIPIENTS_UNPACKED_BYTES / MB} MB, or of another type are refused before parsing. ` +
+        `Files over ${MAX_UPLOAD_BYTES / MB} MB, or gz unpacking to over ${MAX_RECIPIENTS_UNPACKED_BYTES / MB} MB, or of another type are refused before parsing. ` +
         `A line with any error is skipped whole; the first ${UPLOAD_ERRORS_SHOWN} skipped lines are listed with their reasons`,
       parameters: [customer],
       requestBody: {

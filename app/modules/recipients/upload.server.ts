@@ -1,12 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { AppError } from "../../utils/errors";
-import {
-  MAX_RECIPIENTS_UNPACKED_BYTES,
-  MAX_RECIPIENTS_UPLOAD_BYTES,
-  RECIPIENTS_FILE_TOO_LARGE,
-  RECIPIENTS_TYPES_ONLY,
-  RECIPIENTS_UNPACKED_TOO_LARGE,
-} from "./limits";
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "../../utils/upload-limits";
+import { MAX_RECIPIENTS_UNPACKED_BYTES, RECIPIENTS_TYPES_ONLY, RECIPIENTS_UNPACKED_TOO_LARGE } from "./limits";
 
 const refuse = (message: string) => new AppError("invalid", message, { file: [message] });
 
@@ -15,7 +10,7 @@ const refuse = (message: string) => new AppError("invalid", message, { file: [me
  * is cut off at the cap too, before any of it is parsed as a form.
  */
 async function cappedBody(request: Request, cap: number): Promise<Uint8Array> {
-  if (Number(request.headers.get("content-length") ?? 0) > cap) throw refuse(RECIPIENTS_FILE_TOO_LARGE);
+  if (Number(request.headers.get("content-length") ?? 0) > cap) throw refuse(FILE_TOO_LARGE);
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -26,7 +21,7 @@ async function cappedBody(request: Request, cap: number): Promise<Uint8Array> {
     size += value.byteLength;
     if (size > cap) {
       await reader.cancel();
-      throw refuse(RECIPIENTS_FILE_TOO_LARGE);
+      throw refuse(FILE_TOO_LARGE);
     }
     chunks.push(value);
   }
@@ -61,9 +56,9 @@ export async function readRecipientsUpload(request: Request): Promise<string> {
   const gzBody = type.startsWith("application/gzip") || type.startsWith("application/x-gzip");
   if (!type.startsWith("multipart/form-data") && !csvBody && !gzBody) throw refuse(RECIPIENTS_TYPES_ONLY);
   // the multipart envelope adds a few hundred bytes to the file
-  const body = await cappedBody(request, MAX_RECIPIENTS_UPLOAD_BYTES + 64 * 1024);
+  const body = await cappedBody(request, MAX_UPLOAD_BYTES + 64 * 1024);
   if (!type.startsWith("multipart/form-data")) {
-    if (body.byteLength > MAX_RECIPIENTS_UPLOAD_BYTES) throw refuse(RECIPIENTS_FILE_TOO_LARGE);
+    if (body.byteLength > MAX_UPLOAD_BYTES) throw refuse(FILE_TOO_LARGE);
     return unpack(body, gzBody);
   }
   const form = await new Response(body as BodyInit, { headers: { "content-type": type } }).formData().catch(() => {
@@ -73,6 +68,6 @@ export async function readRecipientsUpload(request: Request): Promise<string> {
   if (!(file instanceof File) || file.size === 0) throw refuse("Choose a file to import.");
   const gz = /\.(csv\.)?gz$/i.test(file.name);
   if (!gz && !/\.csv$/i.test(file.name)) throw refuse(RECIPIENTS_TYPES_ONLY);
-  if (file.size > MAX_RECIPIENTS_UPLOAD_BYTES) throw refuse(RECIPIENTS_FILE_TOO_LARGE);
+  if (file.size > MAX_UPLOAD_BYTES) throw refuse(FILE_TOO_LARGE);
   return unpack(new Uint8Array(await file.arrayBuffer()), gz);
 }
