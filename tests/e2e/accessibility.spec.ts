@@ -300,6 +300,8 @@ test("staff screens, as an admin", async ({ page }) => {
   });
   await visit(page, `/customers/${ACME}/surcharges`, "surcharges");
   await visit(page, `/customers/${ACME}/site_services?site=MEL`, "carriers & services");
+  await visit(page, `/customers/${ACME}/index_recipients`, "recipients");
+  await visit(page, `/customers/${ACME}/index_recipients?edit=new&confirm=delete_all`, "recipients, new recipient and delete all");
   await visit(page, `/customers/${ACME}/notification_configs`, "notification preferences", async (p) => {
     await hydrated("notification-preferences")(p);
     await expect(p.locator('[data-editor="quill"]')).toBeVisible();

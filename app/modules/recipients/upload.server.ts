@@ -51,7 +51,8 @@ export function unpack(bytes: Uint8Array, gz: boolean): string {
  * are refused before anything is parsed.
  */
 export async function readRecipientsUpload(request: Request): Promise<string> {
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  const header = request.headers.get("content-type") ?? "";
+  const type = header.toLowerCase();
   const csvBody = type.startsWith("text/csv") || type.startsWith("text/plain");
   const gzBody = type.startsWith("application/gzip") || type.startsWith("application/x-gzip");
   if (!type.startsWith("multipart/form-data") && !csvBody && !gzBody) throw refuse(RECIPIENTS_TYPES_ONLY);
@@ -61,7 +62,8 @@ export async function readRecipientsUpload(request: Request): Promise<string> {
     if (body.byteLength > MAX_UPLOAD_BYTES) throw refuse(FILE_TOO_LARGE);
     return unpack(body, gzBody);
   }
-  const form = await new Response(body as BodyInit, { headers: { "content-type": type } }).formData().catch(() => {
+  // the header as sent: the multipart boundary is case-sensitive
+  const form = await new Response(body as BodyInit, { headers: { "content-type": header } }).formData().catch(() => {
     throw new AppError("bad_request", "The request body is not a valid form.");
   });
   const file = form.get("file");
