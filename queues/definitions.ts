@@ -11,6 +11,7 @@ import { fetchAndRecord, fetchMessage, MAX_FETCH, startTrackingAfterDespatch, ty
 import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../app/modules/tracking/replay.server";
 import { EXPORT_JOB, exportMessage, exportPayload, runExport, type ExportResult } from "../app/modules/exports/exports.server";
 import { removeOldExports } from "../app/modules/exports/files.server";
+import { DELETE_ALL_JOB, deleteAllMessage, deleteAllPayload, runDeleteAll, type DeleteAllResult } from "../app/modules/recipients/delete-all.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -112,6 +113,13 @@ export const JOBS = {
     startMessage: "Exporting consignments...",
     doneMessage: (r: ExportResult) => exportMessage(r),
     run: ({ db }, payload, progress) => runExport(db, payload, progress),
+  }),
+  // the recipients screen's Delete all and DELETE /api/customers/{id}/recipients (issue 16 item 5)
+  [DELETE_ALL_JOB]: define({
+    payload: deleteAllPayload,
+    startMessage: "Deleting recipients...",
+    doneMessage: (r: DeleteAllResult) => deleteAllMessage(r),
+    run: ({ db }, payload, progress) => runDeleteAll(db, payload, progress),
   }),
 };
 

@@ -11,7 +11,7 @@ export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 export const UPLOAD_FRAMING_BYTES = 64 * 1024;
 export const BODY_TOO_LARGE = `The request is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`;
 
-/** The CSV import calls and screens (and the screens' single-fetch `.data` twins). */
+/** The CSV import calls and screens (and the screens' single-fetch `.data` twins); the recipients' take gz too. */
 const UPLOAD_PATH_PATTERNS = [
   "api/(zones|localities|dangerous_goods_types|rate_editor)/import",
   "zones",
@@ -23,6 +23,8 @@ const UPLOAD_PATH_PATTERNS = [
   "customers/\\d+/index_item_types",
   "api/customers/\\d+/users/create_bulk",
   "customers/\\d+/index_users",
+  "api/customers/\\d+/recipients/import",
+  "customers/\\d+/index_recipients",
 ];
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */

@@ -306,6 +306,8 @@ test("staff screens, as an admin", async ({ page }) => {
     await expect(p.getByRole("textbox", { name: "Generated password" })).toHaveValue(/.{10,}/);
   });
   await visit(page, `/customers/${ACME}/site_services?site=MEL`, "carriers & services");
+  await visit(page, `/customers/${ACME}/index_recipients`, "recipients");
+  await visit(page, `/customers/${ACME}/index_recipients?edit=new&confirm=delete_all`, "recipients, new recipient and delete all");
   await visit(page, `/customers/${ACME}/notification_configs`, "notification preferences", async (p) => {
     await hydrated("notification-preferences")(p);
     await expect(p.locator('[data-editor="quill"]')).toBeVisible();

@@ -9,6 +9,7 @@ import { addressJson, addressValues, type AddressJson } from "./address-json";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { addressSchema, type AddressInput } from "../consignments/schema";
+import type { Som } from "../rating/measure";
 
 type AddressRow = typeof addresses.$inferSelect;
 
@@ -20,7 +21,7 @@ type AddressRow = typeof addresses.$inferSelect;
 export const canEditRecipients = (user: CurrentUser) => user.canEditRecipients || Boolean(user.customer.options.all_users_can_edit_recipients) || isAdmin(user);
 
 /** What an address-book entry needs beyond the shape: a first line, and a real place for its locality. */
-async function checkRecipient(db: DbOrTx, a: AddressInput): Promise<FieldErrors> {
+export async function checkRecipient(db: DbOrTx, a: AddressInput): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   if (!a.address_line_1) errors.address_line_1 = ["Address line 1 is required"];
   const nz = a.country === "NEW ZEALAND";
@@ -33,18 +34,19 @@ async function checkRecipient(db: DbOrTx, a: AddressInput): Promise<FieldErrors>
   return errors;
 }
 
-async function recipientRow(db: DbOrTx, user: CurrentUser, id: number): Promise<AddressRow> {
+/** An address-book entry of `customerId`, or 404. */
+export async function recipientRow(db: DbOrTx, customerId: number, id: number): Promise<AddressRow> {
   const [row] = await db
     .select()
     .from(addresses)
-    .where(and(eq(addresses.id, id), eq(addresses.customerId, user.customer.id), eq(addresses.isRecipient, true)));
+    .where(and(eq(addresses.id, id), eq(addresses.customerId, customerId), eq(addresses.isRecipient, true)));
   if (!row) throw notFound("Address");
   return row;
 }
 
 /** GET /api/addresses/{id}: an address-book entry of the working customer. */
 export async function getRecipient(db: DbOrTx, user: CurrentUser, id: number): Promise<AddressJson> {
-  return addressJson(await recipientRow(db, user, id))!;
+  return addressJson(await recipientRow(db, user.customer.id, id))!;
 }
 
 /**
@@ -53,14 +55,22 @@ export async function getRecipient(db: DbOrTx, user: CurrentUser, id: number): P
  */
 export async function saveRecipient(db: DbOrTx, user: CurrentUser, id: number | null, raw: unknown): Promise<AddressJson> {
   if (!canEditRecipients(user)) throw new AppError("forbidden", forbiddenMessage(user));
+  const siteId = typeof (raw as { site_id?: unknown })?.site_id === "number" ? (raw as { site_id: number }).site_id : null;
+  const site = siteId ? user.sites.find((s) => s.id === siteId) : undefined;
+  return storeRecipient(db, user.customer.id, id, raw, site);
+}
+
+/**
+ * Adds (`id` null) or edits an address-book entry of `customerId`, the caller's right to do so
+ * already checked; errors per field as saveRecipient's.
+ */
+export async function storeRecipient(db: DbOrTx, customerId: number, id: number | null, raw: unknown, site?: { id: number; som: Som }): Promise<AddressJson> {
   const input = parseOrThrow(addressSchema, raw);
   const errors = await checkRecipient(db, input);
   if (Object.keys(errors).length) throw new AppError("invalid", Object.values(errors)[0]![0]!, errors);
-  const siteId = typeof (raw as { site_id?: unknown })?.site_id === "number" ? (raw as { site_id: number }).site_id : null;
-  const site = siteId ? user.sites.find((s) => s.id === siteId) : undefined;
-  const values = { ...addressValues(user.customer.id, site?.id ?? null, input, site?.som ?? (input.country === "UNITED STATES OF AMERICA" ? "imperial" : "metric")), isRecipient: true };
+  const values = { ...addressValues(customerId, site?.id ?? null, input, site?.som ?? (input.country === "UNITED STATES OF AMERICA" ? "imperial" : "metric")), isRecipient: true };
   if (id) {
-    await recipientRow(db, user, id);
+    await recipientRow(db, customerId, id);
     const [row] = await db.update(addresses).set(values).where(eq(addresses.id, id)).returning();
     return addressJson(row)!;
   }

@@ -11,6 +11,7 @@ import { searchPaths } from "./openapi-search";
 import { noticesAdminPaths } from "./openapi-notices-admin";
 import { usersPaths } from "./openapi-users";
 import { customEmailsDeclarationsPaths } from "./openapi-custom-emails-declarations";
+import { recipientsPaths } from "./openapi-recipients";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
@@ -256,5 +257,6 @@ export const openApiDocument = {
     ...exportPaths,
     ...itemTypePaths,
     ...sitesAccountsPaths,
+    ...recipientsPaths,
   },
 } as const;
