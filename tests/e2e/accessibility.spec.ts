@@ -317,7 +317,10 @@ test("staff screens, as an admin", async ({ page }) => {
     await page.goto(`/consignment/${c.id}/information`);
     await audit(page, "information page");
   });
-  await visit(page, "/index_customers", "customers (later release)");
+  await visit(page, "/index_customers", "customers list");
+  await visit(page, `/customers/${ACME}`, "customer detail");
+  await visit(page, "/customers", "new customer");
+  await visit(page, `/customers/${ACME}/reference_types`, "custom references");
 });
 
 test("a super admin's home, and the finance view", async ({ page }) => {
