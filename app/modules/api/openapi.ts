@@ -9,6 +9,7 @@ import { notificationConfigPaths } from "./openapi-notification-configs";
 import { notificationTypePaths } from "./openapi-notification-types";
 import { searchPaths } from "./openapi-search";
 import { noticesAdminPaths } from "./openapi-notices-admin";
+import { customersAdminPaths } from "./openapi-customers-admin";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 
@@ -243,6 +244,7 @@ export const openApiDocument = {
     ...trackingPaths,
     ...notificationTypePaths,
     ...noticesAdminPaths,
+    ...customersAdminPaths,
     ...notificationConfigPaths,
     ...searchPaths,
     ...consignmentInformationPaths,

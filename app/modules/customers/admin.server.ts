@@ -19,6 +19,7 @@ import {
   MESSAGES,
   applyFlagRules,
   completeFormInput,
+  foldBillingRegions,
   customerSchema,
   despatchEnabledSchema,
   isGoingLive,
@@ -155,7 +156,7 @@ async function checkRecord(db: DbOrTx, id: number | null, row: { name: string; c
 
 function parseInput(raw: unknown, form: boolean): CustomerInput {
   const input = parseOrThrow(customerSchema, raw ?? {});
-  return form ? completeFormInput(input) : input;
+  return form ? completeFormInput(input) : foldBillingRegions(input);
 }
 
 /** The row to store: the input's fields over the current ones, with the flag rules applied. */

@@ -99,7 +99,7 @@ const billingFrom = z.union(
   [
     z.enum(["ENTERED", "SITE", BY_REGION]),
     siteId,
-    z.record(z.enum(REGIONS), z.union([siteId, z.literal("").transform(() => null), z.null()])).transform((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null)) as Record<string, number>),
+    z.partialRecord(z.enum(REGIONS), z.union([siteId, z.literal("").transform(() => null), z.null()])).transform((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null)) as Record<string, number>),
   ],
   { error: MESSAGES.billingFrom },
 );
@@ -132,7 +132,7 @@ export const customerSchema = z.object({
   billing_address: z.object(Object.fromEntries(ADDRESS_FIELDS.map((k) => [k, text(255)])) as Record<(typeof ADDRESS_FIELDS)[number], ReturnType<typeof text>>).nullable().optional(),
   options: customerOptionsSchema.optional(),
   /** the form's region fields for billing_address_from REGION_MAP */
-  billing_regions: z.record(z.enum(REGIONS), z.string()).optional(),
+  billing_regions: z.partialRecord(z.enum(REGIONS), z.string()).optional(),
 }) as unknown as z.ZodType<CustomerInput>;
 
 type Flags<K extends string> = Partial<Record<K, boolean>>;
@@ -170,11 +170,16 @@ export function completeFormInput(input: CustomerInput): CustomerInput {
   for (const k of CUSTOMER_FLAGS) out[k] ??= false;
   for (const k of OPTION_FLAGS) out.options![k] ??= false;
   out.delete_consignments ??= false;
-  if (out.options!.billing_address_from === BY_REGION) {
-    const regions = Object.entries(input.billing_regions ?? {}).filter(([, v]) => /^\d{1,10}$/.test(v ?? ""));
-    out.options!.billing_address_from = Object.fromEntries(regions.map(([r, v]) => [r, Number(v)]));
+  return foldBillingRegions(out);
+}
+
+/** billing_address_from REGION_MAP with its region fields (the form's way to say it) as the { region: site id } map stored. */
+export function foldBillingRegions(input: CustomerInput): CustomerInput {
+  const { billing_regions, ...out } = input;
+  if (out.options?.billing_address_from === BY_REGION) {
+    const regions = Object.entries(billing_regions ?? {}).filter(([, v]) => /^\d{1,10}$/.test(v ?? ""));
+    out.options = { ...out.options, billing_address_from: Object.fromEntries(regions.map(([r, v]) => [r, Number(v)])) };
   }
-  delete out.billing_regions;
   return out;
 }
 

@@ -69,6 +69,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
+/** A new customer's form starts as the module would store it: a test account, despatch enabled. */
+const NEW_CUSTOMER = { test_account: true, despatch_enabled: true, customer_despatch_enabled: true, custom_consignment_reference_type: "text", options: {} };
+
 export default function CustomerDetail() {
   const { customer, alerts, crumbs, superAdmin } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
@@ -90,7 +93,7 @@ export default function CustomerDetail() {
       {customer ? <CustomerAdminNav customerId={customer.id} generic={customer.custom_consignment_reference_type === "dropdown_generic"} /> : null}
       <Alerts alerts={formError ? [{ type: "error", message: formError }] : invalid ? [{ type: "error", message: "The customer was not saved: please correct the fields marked." }] : alerts} />
       <Form method="post" {...getFormProps(form)} key={customer?.id ?? "new"} aria-label={heading} className="space-y-4">
-        <CustomerFields src={{ posted: reply?.posted ?? null, stored: (customer ?? {}) as Record<string, unknown>, errors }} customer={customer} />
+        <CustomerFields src={{ posted: reply?.posted ?? null, stored: (customer ?? NEW_CUSTOMER) as Record<string, unknown>, errors }} customer={customer} />
         {reply?.confirm ? (
           <div role="alertdialog" aria-labelledby="go-live-title" aria-describedby="go-live-text" className="card border-amber-400 bg-amber-50" data-testid="go-live-confirm">
             <h2 id="go-live-title" className="font-semibold">
