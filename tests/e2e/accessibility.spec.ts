@@ -317,9 +317,13 @@ test("staff screens, as an admin", async ({ page }) => {
     await page.goto(`/consignment/${c.id}/information`);
     await audit(page, "information page");
   });
+});
+
+test("customers administration, as customer service", async ({ page }) => {
+  await signIn(page, "customerservice@example.com");
   await visit(page, "/index_customers", "customers list");
-  await visit(page, `/customers/${ACME}`, "customer detail");
-  await visit(page, "/customers", "new customer");
+  await visit(page, `/customers/${ACME}`, "customer detail", hydrated("customer-detail"));
+  await visit(page, "/customers", "new customer", hydrated("customer-detail"));
   await visit(page, `/customers/${ACME}/reference_types`, "custom references");
 });
 

@@ -66,6 +66,8 @@ export default function ReferenceTypes() {
   const busy = useNavigation().state !== "idle";
   const [rows, setRows] = useState<string[]>(result?.rows ?? saved);
   const [message, setMessage] = useState<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // a new answer from the server (or a save's reload) starts the rows again from it
   useEffect(() => {
     setRows(result?.rows ?? saved);
@@ -98,13 +100,13 @@ export default function ReferenceTypes() {
       {!customer.generic ? (
         <p className="text-sm text-slate-700">{MESSAGES.referencesNotGeneric}. Change the custom reference type on the customer&apos;s details first.</p>
       ) : (
-        <Form method="post" className="card space-y-2" aria-label="Custom References" data-testid="reference-types">
+        <Form method="post" className="card space-y-2" aria-label="Custom References" data-testid="reference-types" data-hydrated={hydrated ? "true" : undefined}>
           <ol className="space-y-2">
             {shown.map((r, i) => {
               const label = `Reference ${i + 1}`;
               const err = errors[String(i)]?.[0];
               return (
-                <li key={`${i}-${rows.length}`} className="flex flex-wrap items-start gap-2" data-testid="reference-row">
+                <li key={i} className="flex flex-wrap items-start gap-2" data-testid="reference-row">
                   <div className="grow">
                     <label htmlFor={`reference-${i}`} className="sr-only">
                       {label}
@@ -112,7 +114,7 @@ export default function ReferenceTypes() {
                     <input
                       id={`reference-${i}`}
                       name="reference"
-                      defaultValue={r}
+                      value={r}
                       maxLength={REFERENCE_MAX}
                       className="input w-full"
                       aria-invalid={err ? true : undefined}

@@ -2,6 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { CustomerAdminNav } from "~/components/admin/CustomerAdminNav";
@@ -82,12 +83,14 @@ export default function CustomerDetail() {
     shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: customerSchema, disableAutoCoercion: true }),
   });
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const errors = form.allErrors;
   const formError = form.errors?.[0];
   const invalid = Object.keys(errors).some((k) => k !== form.id);
   const heading = customer ? `Customer: ${customer.name}` : "New customer";
   return (
-    <div className="max-w-5xl space-y-4">
+    <div className="max-w-5xl space-y-4" data-testid="customer-detail" data-hydrated={hydrated ? "true" : undefined}>
       <Breadcrumbs crumbs={crumbs} />
       <h1 className="text-xl font-semibold">{heading}</h1>
       {customer ? <CustomerAdminNav customerId={customer.id} generic={customer.custom_consignment_reference_type === "dropdown_generic"} /> : null}
