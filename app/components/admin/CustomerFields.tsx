@@ -47,6 +47,20 @@ function Errors({ name, src }: { name: string; src: FieldSource }) {
   ) : null;
 }
 
+/** A field's hint and its first error, each with the id its control's aria-describedby names. */
+function HintAndErrors({ name, src, hint }: { name: string; src: FieldSource; hint?: string }) {
+  return (
+    <>
+      {hint ? (
+        <p id={`${idOf(name)}-hint`} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      <Errors name={name} src={src} />
+    </>
+  );
+}
+
 const aria = (name: string, src: FieldSource, hint?: string) => {
   const bad = Boolean(src.errors[name]?.length);
   const ids = [bad ? `${idOf(name)}-error` : null, hint ? `${idOf(name)}-hint` : null].filter(Boolean).join(" ");
@@ -72,12 +86,7 @@ export function TextField({ name, label, src, type = "text", maxLength, hint, re
         className="input"
         {...aria(name, src, hint)}
       />
-      {hint ? (
-        <p id={`${idOf(name)}-hint`} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      <Errors name={name} src={src} />
+      <HintAndErrors name={name} src={src} hint={hint} />
     </div>
   );
 }
@@ -90,12 +99,7 @@ export function Check({ name, src, disabled, onChange, hint }: { name: string; s
         <input id={idOf(name)} name={name} type="checkbox" defaultChecked={checked} disabled={disabled} onChange={(e) => onChange?.(e.target.checked)} {...aria(name, src, hint)} />
         <label htmlFor={idOf(name)}>{LABELS[name] ?? name}</label>
       </div>
-      {hint ? (
-        <p id={`${idOf(name)}-hint`} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      <Errors name={name} src={src} />
+      <HintAndErrors name={name} src={src} hint={hint} />
     </div>
   );
 }
