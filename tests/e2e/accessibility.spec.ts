@@ -325,7 +325,14 @@ test("staff screens, as an admin", async ({ page }) => {
     await page.goto(`/consignment/${c.id}/information`);
     await audit(page, "information page");
   });
-  await visit(page, "/index_customers", "customers (later release)");
+});
+
+test("customers administration, as customer service", async ({ page }) => {
+  await signIn(page, "customerservice@example.com");
+  await visit(page, "/index_customers", "customers list");
+  await visit(page, `/customers/${ACME}`, "customer detail", hydrated("customer-detail"));
+  await visit(page, "/customers", "new customer", hydrated("customer-detail"));
+  await visit(page, `/customers/${ACME}/reference_types`, "custom references");
 });
 
 test("custom e-mails and declarations, as an admin", async ({ page }) => {

@@ -11,7 +11,9 @@ function pathOf(folder: "api" | "users", file: string): string {
     .replace(/\.tsx?$/, "")
     .replace("[.]", "~DOT~")
     .split(".")
-    .map((s) => s.replace("~DOT~", ".").replace(/^\$(.+)$/, "{$1}"));
+    .map((s) => s.replace("~DOT~", ".").replace(/^\$(.+)$/, "{$1}"))
+    // an index route (customers._index.ts) answers at its folder's path
+    .filter((s) => s !== "_index");
   return `/${folder}/${segments.join("/")}`;
 }
 

@@ -12,6 +12,7 @@ import { noticesAdminPaths } from "./openapi-notices-admin";
 import { usersPaths } from "./openapi-users";
 import { customEmailsDeclarationsPaths } from "./openapi-custom-emails-declarations";
 import { recipientsPaths } from "./openapi-recipients";
+import { customersAdminPaths } from "./openapi-customers-admin";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
@@ -250,6 +251,7 @@ export const openApiDocument = {
     ...noticesAdminPaths,
     ...usersPaths,
     ...customEmailsDeclarationsPaths,
+    ...customersAdminPaths,
     ...notificationConfigPaths,
     ...searchPaths,
     ...consignmentInformationPaths,
