@@ -35,6 +35,7 @@ export interface RecipientsBench {
   floorSeconds: number;
   created: number;
   list: Stats;
+  lazy: Stats;
   screen: Stats;
   inProcess: Stats;
   floor: Stats;
@@ -82,9 +83,17 @@ export async function benchRecipients(bench: Bench, total = Number(process.env.B
     total: 300,
     concurrency: 1,
   });
-  const inProc = await inProcess(300, (i) => listRecipients(server.db, customer.id, { limit: 40, offset: offsets[i % offsets.length]!, q: null }));
+  // the lazily loaded list: each next 40 continues from the previous page's end (?after=), here
+  // from the same 200 points in the book (their cursors found untimed)
+  const cursors: string[] = [];
+  for (const o of offsets) {
+    const page = await listRecipients(server.db, customer.id, { limit: 40, offset: o, q: null, after: null });
+    if (page.next) cursors.push(page.next);
+  }
+  const lazy = await loadFrom({ urls: cursors.map((c) => `${server.url}/api/customers/${customer.id}/recipients?limit=40&after=${c}`), headers: http, total: 600, concurrency: 1 });
+  const inProc = await inProcess(300, (i) => listRecipients(server.db, customer.id, { limit: 40, offset: offsets[i % offsets.length]!, q: null, after: null }));
   const floor = await loadFrom({ url: `${server.url}/api/users/current`, headers: { ...headers, "accept-encoding": "identity" }, total: 600, concurrency: 1 });
-  return { rows: total, importSeconds, floorSeconds, created: report.created, list, screen, inProcess: inProc, floor };
+  return { rows: total, importSeconds, floorSeconds, created: report.created, list, lazy, screen, inProcess: inProc, floor };
 }
 
 /** The section of docs/performance.md. */
@@ -104,13 +113,14 @@ export async function recipientsSection(bench: Bench): Promise<string[]> {
     "| what | calls | p50 | p95 | max | calls/s |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",
     ...tableRows([
-      [`GET /api/customers/{id}/recipients?limit=40&offset=<random over ${n(r.rows)}>, 1 caller (separate process)`, r.list],
+      [`GET /api/customers/{id}/recipients?limit=40&after=<the previous page's end, random over ${n(r.rows)}>: the lazily loaded next page, 1 caller (separate process)`, r.lazy],
+      [`GET /api/customers/{id}/recipients?limit=40&offset=<random over ${n(r.rows)}>: a jump to a page, 1 caller (separate process)`, r.list],
       ["GET /customers/{id}/index_recipients?page=<random>, the screen, 1 caller (separate process)", r.screen],
       ["list query in process (listRecipients, no HTTP)", r.inProcess],
       ["floor: GET /api/users/current, 1 caller (separate process)", r.floor],
     ]),
     "",
-    `- list p95 under 30 ms: ${r.list.p95.toFixed(1)} ms (screen ${r.screen.p95.toFixed(1)} ms, floor ${r.floor.p95.toFixed(1)} ms), ${met(r.list.p95 < 30)}`,
+    `- list page p95 under 30 ms (the lazily loaded next page): ${r.lazy.p95.toFixed(1)} ms (floor ${r.floor.p95.toFixed(1)} ms), ${met(r.lazy.p95 < 30)}; a jump by offset ${r.list.p95.toFixed(1)} ms, the screen at a random page ${r.screen.p95.toFixed(1)} ms`,
     "",
   ];
 }

@@ -6,7 +6,8 @@
  * The measures, in the order they run: rating (bench/rating.ts), consignment entry and printing
  * (bench/entry-printing.ts), despatch and the list (bench/despatch-list.ts), the web processes
  * (bench/processes.ts), then sign-in and the per-request authentication (here), then the export
- * report (bench/exports.ts) and, last because it adds about 1,000,000 consignments, the searches
+ * report (bench/exports.ts), the customers list and the recipients (bench/customers.ts,
+ * bench/recipients.ts) and, last because it adds about 1,000,000 consignments, the searches
  * (bench/search.ts).
  */
 import { writeFileSync } from "node:fs";
@@ -21,6 +22,8 @@ import { prepareBench } from "./setup";
 import { trackingSection } from "./tracking";
 import { exportsSection } from "./exports";
 import { searchSection } from "./search";
+import { customersSection } from "./customers";
+import { recipientsSection } from "./recipients";
 
 const server = await startTestServer();
 try {
@@ -54,6 +57,8 @@ try {
   ];
 
   const exportsLines = await exportsSection(bench);
+  const customersLines = await customersSection(bench);
+  const recipientsLines = await recipientsSection(bench);
   const searchLines = await searchSection(bench);
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
@@ -91,6 +96,8 @@ try {
     ...tracking,
     ...webProcessesSection(webProcesses),
     ...exportsLines,
+    ...customersLines,
+    ...recipientsLines,
     ...searchLines,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));

@@ -34,7 +34,8 @@ export const addresses = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // recipient typeahead: a customer's address book searched by name prefix
-    index("addresses_customer_name_idx").on(t.customerId, t.isRecipient, sql`lower(${t.name})`),
+    // recipient typeahead (a customer's address book searched by name prefix) and the recipients
+    // list in name order, whose lazily loaded pages continue after (lower(name), id)
+    index("addresses_customer_name_id_idx").on(t.customerId, t.isRecipient, sql`lower(${t.name})`, t.id),
   ],
 );

@@ -52,7 +52,7 @@ describe("CSP and Google Maps", () => {
   it("the server passes GOOGLE_MAPS_API_KEY to the policy", async () => {
     const served = async (googleMapsApiKey?: string) => {
       // the least of a build the middleware reads before a static file answers
-      const entry = { MAX_UPLOAD_BYTES: 1024, FILE_TOO_LARGE: "too large", SESSION_COOKIE: "session", SIGN_IN_LIMITED_HEADER: "x-limited", TOO_MANY_ATTEMPTS: "too many", SignInAttemptStore: class {} };
+      const entry = { MAX_UPLOAD_BYTES: 1024, FILE_TOO_LARGE: "too large", MAX_DECLARATION_BYTES: 1024, DECLARATION_MESSAGES: { tooLarge: "too large" }, SESSION_COOKIE: "session", SIGN_IN_LIMITED_HEADER: "x-limited", TOO_MANY_ATTEMPTS: "too many", SignInAttemptStore: class {} };
       const options = {
         build: { entry: { module: entry } } as unknown as ServerBuild,
         services: {} as AppOptions["services"],

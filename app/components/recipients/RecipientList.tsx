@@ -4,7 +4,7 @@ import type { AddressJson } from "~/modules/addresses/address-json";
 import { LOAD_AT, PAGE_SIZE } from "~/modules/recipients/limits";
 import { apiFetch } from "~/utils/api-client";
 
-type Page = { recipients: AddressJson[]; offset: number; has_more: boolean };
+type Page = { recipients: AddressJson[]; offset: number | null; has_more: boolean; next: string | null };
 
 const addressLine = (r: AddressJson) => [r.address_line_1, r.address_line_2, r.address_line_3, r.address_line_4].filter(Boolean).join(", ");
 
@@ -16,6 +16,8 @@ const addressLine = (r: AddressJson) => [r.address_line_1, r.address_line_2, r.a
 export function RecipientList({ customerId, first, q, canEdit, pageUrl, editUrl }: { customerId: number; first: Page; q: string; canEdit: boolean; pageUrl: (page: number) => string; editUrl: (id: number) => string }) {
   const [rows, setRows] = useState(first.recipients);
   const [more, setMore] = useState(first.has_more);
+  // where the rows shown so far end: the next 40 continue from there (GET ...?after=)
+  const [next, setNext] = useState(first.next);
   const [hydrated, setHydrated] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   const loading = useRef(false);
@@ -24,19 +26,21 @@ export function RecipientList({ customerId, first, q, canEdit, pageUrl, editUrl 
   useEffect(() => {
     setRows(first.recipients);
     setMore(first.has_more);
+    setNext(first.next);
   }, [first]);
 
   const loadMore = useCallback(async () => {
-    if (loading.current || !more) return;
+    if (loading.current || !more || !next) return;
     loading.current = true;
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(first.offset + rows.length) });
+    const params = new URLSearchParams({ limit: String(PAGE_SIZE), after: next });
     if (q) params.set("q", q);
     const res = await apiFetch<Page>(`/api/customers/${customerId}/recipients?${params}`);
     loading.current = false;
     if (!res.ok) return setFailed(res.message);
     setRows((r) => [...r, ...res.data.recipients]);
     setMore(res.data.has_more);
-  }, [customerId, first.offset, more, q, rows.length]);
+    setNext(res.data.next);
+  }, [customerId, more, next, q]);
 
   useEffect(() => {
     if (!hydrated) return;
@@ -49,7 +53,7 @@ export function RecipientList({ customerId, first, q, canEdit, pageUrl, editUrl 
     return () => window.removeEventListener("scroll", check);
   }, [hydrated, loadMore]);
 
-  const page = Math.floor(first.offset / PAGE_SIZE) + 1;
+  const page = Math.floor((first.offset ?? 0) / PAGE_SIZE) + 1;
   return (
     <section aria-label="Recipients list" className="card overflow-x-auto">
       {rows.length === 0 ? <p className="text-sm text-slate-600">{q ? `No recipients start with "${q}".` : "No recipients yet."}</p> : null}

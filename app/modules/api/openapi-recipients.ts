@@ -39,9 +39,10 @@ export const recipientsPaths = {
         customer,
         { name: "limit", in: "query", schema: { type: "integer", default: PAGE_SIZE, maximum: MAX_PAGE_SIZE } },
         { name: "offset", in: "query", schema: { type: "integer", default: 0 } },
+        { name: "after", in: "query", description: "the `next` of the previous page: continues where it ended (instead of offset)", schema: { type: "string" } },
         { name: "q", in: "query", schema: { type: "string" }, description: "name prefix" },
       ],
-      responses: { "200": one(`{ recipients: [${addressJson}], limit, offset, has_more }`), ...errorResponses, "404": notFound },
+      responses: { "200": one(`{ recipients: [${addressJson}], limit, offset, has_more, next }`), ...errorResponses, "404": notFound },
     },
     post: {
       summary: `A new recipient (${editors}); 422 per field, the locality must be a known place`,

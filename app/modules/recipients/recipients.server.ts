@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { addresses, consignments, customers, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -8,7 +8,7 @@ import { canEditRecipients, recipientRow, storeRecipient } from "../addresses/ad
 import { addressJson, type AddressJson } from "../addresses/address-json";
 import { likePrefix } from "../search/search.server";
 import { AppError, notFound } from "../../utils/errors";
-import type { RecipientListQuery } from "./query";
+import { encodeCursor, type RecipientListQuery } from "./query";
 
 export type RecipientsCustomer = { id: number; name: string; globalRecipients: boolean; canEdit: boolean };
 
@@ -39,18 +39,23 @@ const ofCustomer = (customerId: number) => and(eq(addresses.customerId, customer
  * whole book on every scroll.
  */
 export async function listRecipients(db: DbOrTx, customerId: number, q: RecipientListQuery) {
+  const after = q.after ? sql`(lower(${addresses.name}), ${addresses.id}) > (${q.after.name}, ${q.after.id})` : undefined;
+  // the sort key as PostgreSQL lower-cases it, for the cursor (JavaScript's toLowerCase may differ)
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(addresses), sortName: sql<string>`lower(${addresses.name})` })
     .from(addresses)
-    .where(and(ofCustomer(customerId), q.q ? sql`lower(${addresses.name}) like ${likePrefix(q.q)}` : undefined))
+    .where(and(ofCustomer(customerId), q.q ? sql`lower(${addresses.name}) like ${likePrefix(q.q)}` : undefined, after))
     .orderBy(sql`lower(${addresses.name})`, asc(addresses.id))
     .limit(q.limit + 1)
-    .offset(q.offset);
+    .offset(q.after ? 0 : q.offset);
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
   return {
-    recipients: rows.slice(0, q.limit).map((r) => addressJson(r)!),
+    recipients: page.map((r) => addressJson(r)!),
     limit: q.limit,
-    offset: q.offset,
+    offset: q.after ? null : q.offset,
     has_more: rows.length > q.limit,
+    next: rows.length > q.limit && last ? encodeCursor({ name: last.sortName, id: last.id }) : null,
   };
 }
 

@@ -149,7 +149,7 @@ export default function Recipients() {
       </Form>
       <RecipientList
         customerId={customer.id}
-        first={{ recipients: screen.recipients, offset: screen.offset, has_more: screen.has_more }}
+        first={{ recipients: screen.recipients, offset: screen.offset, has_more: screen.has_more, next: screen.next }}
         q={screen.q}
         canEdit={customer.canEdit}
         pageUrl={(p) => withParams(url, { page: String(p) })}
