@@ -41,3 +41,40 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
     </p>
   ) : null;
 }
+
+/**
+ * The aria attributes of a plain form's control named `name`: invalid while the server has errors for
+ * it, described by its hint (`${name}-hint`, when it has one) and its errors (`${name}-error`).
+ */
+export function fieldAria(errors: Record<string, string[] | undefined>, name: string, hasHint = false) {
+  const invalid = Boolean(errors[name]?.length);
+  return {
+    "aria-invalid": invalid || undefined,
+    "aria-describedby": [hasHint ? `${name}-hint` : "", invalid ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined,
+  };
+}
+
+/** A labelled input of a plain (non-conform) form, with its optional hint and its server errors linked. */
+export function TextField({
+  name,
+  label,
+  errors,
+  hint,
+  className = "input",
+  ...rest
+}: { name: string; label: string; errors: Record<string, string[] | undefined>; hint?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">) {
+  return (
+    <div>
+      <label htmlFor={name} className="label">
+        {label}
+      </label>
+      <input id={name} name={name} className={className} {...fieldAria(errors, name, Boolean(hint))} {...rest} />
+      {hint ? (
+        <p id={`${name}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`${name}-error`} errors={errors[name]} />
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { isSafeLocalPath } from "../modules/auth/roles";
-import { AppError } from "./errors";
+import { AppError, type FieldErrors } from "./errors";
 
 /**
  * For UI actions and loaders: a 403 or 404 domain error becomes an error response the shell's
@@ -16,4 +16,16 @@ export function throwIfAccessError(error: unknown): void {
 /** A local path to go back to after a form post, never another origin. */
 export function safeRedirectPath(value: FormDataEntryValue | null | undefined, fallback: string): string {
   return typeof value === "string" && isSafeLocalPath(value) ? value : fallback;
+}
+
+/**
+ * A form action's answer to a failed save: access errors go to the boundary (as above), a validation
+ * error comes back with `notSaved` and its field errors, another domain error with its own message,
+ * and what was typed always comes back, so nothing is lost.
+ */
+export function formErrorData<V>(error: unknown, notSaved: string, values: V) {
+  throwIfAccessError(error);
+  if (!(error instanceof AppError)) throw error;
+  const invalid = error.code === "invalid";
+  return data({ message: invalid ? notSaved : error.message, errors: (invalid ? error.fieldErrors : {}) as FieldErrors, values }, { status: error.status });
 }

@@ -141,6 +141,10 @@ test("an admin onboards a customer from scratch, and its new despatcher saves, p
   await expect(rate.first()).toBeVisible();
   await theirs.keyboard.press("Alt+r");
   await expect(theirs.locator("input[name=rate]:checked")).toBeFocused();
+  // the simulated carrier books pickups at a time: on the despatch date, in the afternoon
+  const despatchDate = await theirs.getByLabel("Despatch date").inputValue();
+  await typeInto(theirs, theirs.getByLabel("Pickup date"), despatchDate);
+  await theirs.getByLabel("Pickup time").selectOption("15:00");
 
   // save and print the labels: the numbers come from the account set up above
   await theirs.getByRole("button", { name: "Save + Print Labels" }).press("Enter");
@@ -151,13 +155,14 @@ test("an admin onboards a customer from scratch, and its new despatcher saves, p
   expect(pdf.headers()["content-type"]).toBe("application/pdf");
   expect((await pdf.body()).subarray(0, 4).toString()).toBe("%PDF");
 
-  // despatch from the list: Ready to despatch, ticked by Space, Alt+D
-  await theirs.goto(`/consignments/complete/today?site=${SITE}`);
+  // despatch from the list: Ready to despatch (its service's group open), ticked by Space, Alt+D
+  const listed = await theirs.request.get(`/api/consignments?site=${SITE}&dateFilter=today&limit=100`, { headers: { Accept: "application/json" } });
+  const mine = ((await listed.json()) as { consignments: { id: number; service_id: number }[] }).consignments.find((c) => c.id === consignmentId);
+  expect(mine).toBeTruthy();
+  await theirs.goto(`/consignments/complete/today?site=${SITE}&open=s${mine!.service_id}`);
   await expect(theirs.getByTestId("consignment-list")).toHaveAttribute("data-hydrated", "true");
   await countMouse(theirs);
   const row = theirs.getByTestId("consignment-row").filter({ hasText: "Onboard Receiver" });
-  const expander = theirs.getByRole("button", { name: /Simulated Express/ }).first();
-  if (!(await row.isVisible())) await expander.press("Enter");
   const box = row.locator("input[name=ids]");
   await box.focus();
   await theirs.keyboard.press("Space");

@@ -9,10 +9,10 @@ import { createDeclaration, deleteDeclaration, getDeclaration, itemTypeChoices, 
 import { readDeclarationUpload } from "~/modules/declarations/upload.server";
 import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
-import { AppError, type FieldErrors } from "~/utils/errors";
+import type { FieldErrors } from "~/utils/errors";
 import { pageId } from "~/utils/ids";
-import { throwIfAccessError } from "~/utils/ui.server";
-import { FieldError } from "~/components/Field";
+import { formErrorData, throwIfAccessError } from "~/utils/ui.server";
+import { FieldError, TextField, fieldAria } from "~/components/Field";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.declaration ? d.declaration.name : "New declaration"} · Declarations · FreightDesk` }];
 
@@ -52,12 +52,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const saved = id ? await updateDeclaration(context.db, user, customerId, id, upload) : await createDeclaration(context.db, user, customerId, upload);
     return redirect(`/customers/${customerId}/declarations/${saved.id}?saved=1`);
   } catch (e) {
-    throwIfAccessError(e);
     // the upload's limit answers a Response (413): the form says so at the file
     if (e instanceof Response && e.status === 413) return data({ message: MESSAGES.tooLarge, errors: { file: [MESSAGES.tooLarge] } as FieldErrors, values }, { status: 413 });
-    if (!(e instanceof AppError)) throw e;
-    const invalid = e.code === "invalid";
-    return data({ message: invalid ? "The declaration was not saved: please correct the fields marked." : e.message, errors: (invalid ? e.fieldErrors : {}) as FieldErrors, values }, { status: e.status });
+    return formErrorData(e, "The declaration was not saved: please correct the fields marked.", values);
   }
 }
 
@@ -71,8 +68,6 @@ export default function DeclarationEditor() {
   useEffect(() => {
     if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [result]);
-  const invalid = (field: string) => (errors[field]?.length ? true : undefined);
-  const describedBy = (field: string, hint?: string) => (errors[field]?.length ? `${field}-error` : hint);
   const heading = declaration ? `Declaration: ${declaration.name}` : "New declaration";
   const base = `/customers/${customer.id}`;
   return (
@@ -81,22 +76,7 @@ export default function DeclarationEditor() {
       <h1 className="text-xl font-semibold">{heading}</h1>
       <Alerts alerts={result?.message ? [{ type: "error", message: result.message }] : alerts} />
       <Form key={declaration?.id ?? "new"} ref={form} method="post" encType="multipart/form-data" className="card space-y-3" aria-label={heading}>
-        <div>
-          <label htmlFor="name" className="label">
-            Name
-          </label>
-          <input
-            id="name"
-            name="name"
-            required
-            maxLength={NAME_MAX}
-            defaultValue={values?.name ?? declaration?.name ?? ""}
-            className="input"
-            aria-invalid={invalid("name")}
-            aria-describedby={describedBy("name")}
-          />
-          <FieldError id="name-error" errors={errors.name} />
-        </div>
+        <TextField name="name" label="Name" errors={errors} required maxLength={NAME_MAX} defaultValue={values?.name ?? declaration?.name ?? ""} />
         <div>
           <label htmlFor="item_type_id" className="label">
             Item type
@@ -106,8 +86,7 @@ export default function DeclarationEditor() {
             name="item_type_id"
             defaultValue={values?.item_type_id ?? declaration?.item_type_id ?? ""}
             className="input w-96"
-            aria-invalid={invalid("item_type_id")}
-            aria-describedby={describedBy("item_type_id", "item_type_id-hint")}
+            {...fieldAria(errors, "item_type_id", true)}
           >
             <option value="">Every item type</option>
             {itemTypes.map((t) => (
@@ -132,8 +111,7 @@ export default function DeclarationEditor() {
             accept=".pdf,application/pdf"
             required={!declaration}
             className="text-sm"
-            aria-invalid={invalid("file")}
-            aria-describedby={describedBy("file", "file-hint")}
+            {...fieldAria(errors, "file", true)}
             onChange={(event) => {
               // refused as soon as chosen with JavaScript; without it the server's own check answers
               const input = event.currentTarget;

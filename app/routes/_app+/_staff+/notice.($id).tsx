@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
@@ -8,11 +8,11 @@ import { localDate, todayIn, userSite } from "~/modules/calendar/site-time";
 import { HEADER_MAX, MESSAGES, NOTICE_TAGS } from "~/modules/notices/admin";
 import { createNoticeForAdmin, getNoticeForAdmin, requireNoticeAdmin, updateNoticeForAdmin } from "~/modules/notices/admin.server";
 import { listCustomers } from "~/modules/tenancy/customers.server";
-import { AppError, type FieldErrors } from "~/utils/errors";
+import type { FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
-import { throwIfAccessError } from "~/utils/ui.server";
-import { FieldError } from "~/components/Field";
+import { formErrorData, throwIfAccessError } from "~/utils/ui.server";
+import { FieldError, TextField, fieldAria } from "~/components/Field";
 
 export const links: LinksFunction = templateEditorLinks;
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.notice ? `${d.notice.header} · Notice` : "New notice"} · FreightDesk` }];
@@ -48,13 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const saved = id ? await updateNoticeForAdmin(context.db, user, id, values) : await createNoticeForAdmin(context.db, user, values);
     return redirect(`/notice/${saved.id}?saved=1`);
   } catch (e) {
-    throwIfAccessError(e);
-    if (!(e instanceof AppError)) throw e;
-    const invalid = e.code === "invalid";
-    return data(
-      { message: invalid ? "The notice was not saved: please correct the fields marked." : e.message, errors: (invalid ? e.fieldErrors : {}) as FieldErrors, values: invalid ? values : null },
-      { status: e.status },
-    );
+    return formErrorData(e, "The notice was not saved: please correct the fields marked.", values);
   }
 }
 
@@ -69,8 +63,6 @@ export default function NoticeEditor() {
   useEffect(() => {
     if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [result]);
-  const invalid = (field: string) => (errors[field]?.length ? true : undefined);
-  const describedBy = (field: string) => (errors[field]?.length ? `${field}-error` : undefined);
   const heading = notice ? `Edit notice: ${notice.header}` : "New notice";
   return (
     <div className="max-w-3xl space-y-4">
@@ -84,22 +76,7 @@ export default function NoticeEditor() {
       )}
       {/* keyed by the notice: New (or Save's redirect) starts the fields again from what is stored */}
       <Form key={notice?.id ?? "new"} ref={form} method="post" className="card space-y-3" aria-label={heading}>
-        <div>
-          <label htmlFor="header" className="label">
-            Header
-          </label>
-          <input
-            id="header"
-            name="header"
-            required
-            maxLength={HEADER_MAX}
-            defaultValue={values?.header ?? notice?.header ?? ""}
-            className="input"
-            aria-invalid={invalid("header")}
-            aria-describedby={describedBy("header")}
-          />
-          <FieldError id="header-error" errors={errors.header} />
-        </div>
+        <TextField name="header" label="Header" errors={errors} required maxLength={HEADER_MAX} defaultValue={values?.header ?? notice?.header ?? ""} />
         <div>
           <label htmlFor="customer_id" className="label">
             Customer
@@ -109,8 +86,7 @@ export default function NoticeEditor() {
             name="customer_id"
             defaultValue={values?.customer_id ?? notice?.customer_id ?? defaults.customerId}
             className="input w-72"
-            aria-invalid={invalid("customer_id")}
-            aria-describedby={describedBy("customer_id")}
+            {...fieldAria(errors, "customer_id")}
           >
             {customers.map((c) => (
               <option key={c.id} value={c.id}>
@@ -129,8 +105,8 @@ export default function NoticeEditor() {
             country=""
             today={defaults.today}
             defaultValue={values?.publish_at ?? notice?.publish_date ?? defaults.publishDate}
-            invalid={invalid("publish_at")}
-            describedBy={describedBy("publish_at")}
+            invalid={fieldAria(errors, "publish_at")["aria-invalid"]}
+            describedBy={fieldAria(errors, "publish_at")["aria-describedby"]}
           />
           <FieldError id="publish_at-error" errors={errors.publish_at} />
         </div>

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Alerts } from "~/components/Alerts";
@@ -6,11 +6,11 @@ import { requireStaff } from "~/modules/auth/guard.server";
 import { homeButtons } from "~/modules/auth/roles";
 import { FIELD_LABELS, FIELD_NAMES, MAX_LENGTH_LIMIT, NAME_MAX } from "~/modules/notifications/types";
 import { deleteNotificationType, createNotificationType, getNotificationType, updateNotificationType } from "~/modules/notifications/types.server";
-import { AppError, type FieldErrors } from "~/utils/errors";
+import type { FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
-import { throwIfAccessError } from "~/utils/ui.server";
-import { FieldError } from "~/components/Field";
+import { formErrorData, throwIfAccessError } from "~/utils/ui.server";
+import { FieldError, TextField, fieldAria } from "~/components/Field";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.type ? `${d.type.name} · Notification type` : "New notification type"} · FreightDesk` }];
 
@@ -54,16 +54,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     else await createNotificationType(context.db, user, given);
     return redirect("/index_notification_types?saved=1");
   } catch (e) {
-    throwIfAccessError(e);
-    if (!(e instanceof AppError)) throw e;
-    const fieldErrors = e.code === "invalid" ? e.fieldErrors : {};
-    const message = e.code === "invalid" ? "The notification type was not saved: please correct the fields marked." : e.message;
-    return data({ message, errors: fieldErrors as FieldErrors, values: e.code === "invalid" ? values : null }, { status: e.status });
+    return formErrorData(e, "The notification type was not saved: please correct the fields marked.", values);
   }
 }
 
 /** The ids an input's description points at: its hint and, when there is one, its error. */
-const describedBy = (field: string, errors: FieldErrors, hint = false) => [hint ? `${field}-hint` : "", errors[field]?.length ? `${field}-error` : ""].filter(Boolean).join(" ") || undefined;
 
 export default function NotificationTypeEditor() {
   const { type } = useLoaderData<typeof loader>();
@@ -76,51 +71,26 @@ export default function NotificationTypeEditor() {
   useEffect(() => {
     if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [result]);
-  const invalid = (field: string) => (errors[field]?.length ? true : undefined);
   const heading = type ? `Edit notification type: ${type.name}` : "New notification type";
   return (
     <div className="max-w-xl space-y-4">
       <h1 className="text-xl font-semibold">{heading}</h1>
       {result?.message && <Alerts alerts={[{ type: "error", message: result.message }]} />}
       <Form ref={form} method="post" className="card space-y-3" aria-label={heading}>
-        <div>
-          <label htmlFor="name" className="label">
-            Name
-          </label>
-          <input
-            id="name"
-            name="name"
-            required
-            maxLength={NAME_MAX}
-            defaultValue={values?.name ?? type?.name ?? ""}
-            className="input"
-            aria-invalid={invalid("name")}
-            aria-describedby={describedBy("name", errors)}
-          />
-          <FieldError id="name-error" errors={errors.name} />
-        </div>
-        <div>
-          <label htmlFor="max_length" className="label">
-            Max length
-          </label>
-          <input
-            id="max_length"
-            name="max_length"
-            type="number"
-            min={1}
-            max={MAX_LENGTH_LIMIT}
-            step={1}
-            inputMode="numeric"
-            defaultValue={values?.max_length ?? type?.max_length ?? ""}
-            className="input w-40"
-            aria-invalid={invalid("max_length")}
-            aria-describedby={describedBy("max_length", errors, true)}
-          />
-          <p id="max_length-hint" className="mt-1 text-xs text-slate-600">
-            The longest message of this type, in characters (160 for an SMS). Blank: no limit.
-          </p>
-          <FieldError id="max_length-error" errors={errors.max_length} />
-        </div>
+        <TextField name="name" label="Name" errors={errors} required maxLength={NAME_MAX} defaultValue={values?.name ?? type?.name ?? ""} />
+        <TextField
+          name="max_length"
+          label="Max length"
+          errors={errors}
+          hint="The longest message of this type, in characters (160 for an SMS). Blank: no limit."
+          type="number"
+          min={1}
+          max={MAX_LENGTH_LIMIT}
+          step={1}
+          inputMode="numeric"
+          defaultValue={values?.max_length ?? type?.max_length ?? ""}
+          className="input w-40"
+        />
         <div>
           <label htmlFor="field_name" className="label">
             Field name
@@ -130,8 +100,7 @@ export default function NotificationTypeEditor() {
             name="field_name"
             defaultValue={values?.field_name ?? type?.field_name ?? "email"}
             className="input w-56"
-            aria-invalid={invalid("field_name")}
-            aria-describedby={describedBy("field_name", errors, true)}
+            {...fieldAria(errors, "field_name", true)}
           >
             {FIELD_NAMES.map((f) => (
               <option key={f} value={f}>
