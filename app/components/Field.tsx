@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps } from "@conform-to/react";
-import type { InputHTMLAttributes } from "react";
+import { useEffect, useRef, type InputHTMLAttributes } from "react";
 
 /** A labelled input bound to a conform field, with its errors announced and linked. */
 export function Field({
@@ -77,4 +77,16 @@ export function TextField({
       <FieldError id={`${name}-error`} errors={errors[name]} />
     </div>
   );
+}
+
+/**
+ * A form's ref that, with JavaScript, moves focus to the first field marked invalid whenever the
+ * server refuses a save (`errors` is the action's field errors).
+ */
+export function useFocusFirstInvalid(errors: Record<string, unknown> | undefined) {
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (errors && Object.keys(errors).length) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+  return form;
 }

@@ -6,6 +6,9 @@
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const FILE_TOO_LARGE = "The file is larger than 10 MB.";
 
+/** How many skipped lines an import lists under "Upload Errors" (spec 2 section 9: the first 100). */
+export const UPLOAD_ERRORS_SHOWN = 100;
+
 /** An image placed in a notification template (POST /api/notifications_media_upload). */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const IMAGE_TOO_LARGE = "Images must be 2 MB or smaller.";

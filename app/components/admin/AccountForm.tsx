@@ -1,5 +1,5 @@
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { NamedFieldError, SaveNewBack } from "./FormParts";
@@ -7,6 +7,7 @@ import { ACCOUNT_MESSAGES, NOTE_MAX } from "~/modules/customers/accounts";
 import type { AccountJson } from "~/modules/customers/accounts.server";
 import type { Crumb } from "~/modules/shell/breadcrumbs";
 import type { FieldErrors } from "~/utils/errors";
+import { useFocusFirstInvalid, fieldAria } from "~/components/Field";
 
 type Loose = Record<string, unknown>;
 type ActionResult = { message: string; errors: FieldErrors; values: Loose | null };
@@ -58,20 +59,15 @@ export function AccountForm({
   const source: Loose | null = result?.values ?? (account as unknown as Loose | null) ?? NEW_ACCOUNT;
   const [carrierCode, setCarrierCode] = useState(str(source?.carrier_code));
   const [hydrated, setHydrated] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const form = useFocusFirstInvalid(result?.errors);
   useEffect(() => setHydrated(true), []);
-  useEffect(() => {
-    if (result?.errors && Object.keys(result.errors).length) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result]);
-  const inv = (f: string) => (errors[f]?.length ? true : undefined);
-  const desc = (f: string) => (errors[f]?.length ? `${f}-error` : undefined);
   const err = (f: string) => <NamedFieldError field={f} errors={errors} />;
   const text = (f: string, label: string, extra: { type?: string; inputMode?: "numeric"; max?: number } = {}) => (
     <div key={f}>
       <label htmlFor={f} className="label">
         {label}
       </label>
-      <input id={f} name={f} type={extra.type ?? "text"} inputMode={extra.inputMode} maxLength={extra.max ?? 255} defaultValue={str(source?.[f])} className="input" aria-invalid={inv(f)} aria-describedby={desc(f)} />
+      <input id={f} name={f} type={extra.type ?? "text"} inputMode={extra.inputMode} maxLength={extra.max ?? 255} defaultValue={str(source?.[f])} className="input" {...fieldAria(errors, f)} />
       {err(f)}
     </div>
   );
@@ -100,7 +96,7 @@ export function AccountForm({
             <label htmlFor="carrier_code" className="label">
               Carrier
             </label>
-            <select id="carrier_code" name="carrier_code" value={carrierCode} onChange={(e) => setCarrierCode(e.target.value)} className="input" aria-invalid={inv("carrier_code")} aria-describedby={desc("carrier_code")}>
+            <select id="carrier_code" name="carrier_code" value={carrierCode} onChange={(e) => setCarrierCode(e.target.value)} className="input" {...fieldAria(errors, "carrier_code")}>
               <option value="">Choose a carrier</option>
               {carriers.map((c) => (
                 <option key={c.id} value={c.code}>
@@ -114,7 +110,7 @@ export function AccountForm({
             <label htmlFor="service_code" className="label">
               Service (optional)
             </label>
-            <select key={carrierCode} id="service_code" name="service_code" defaultValue={str(source?.service_code)} className="input" aria-invalid={inv("service_code")} aria-describedby={desc("service_code")}>
+            <select key={carrierCode} id="service_code" name="service_code" defaultValue={str(source?.service_code)} className="input" {...fieldAria(errors, "service_code")}>
               <option value="">Any service</option>
               {serviceGroups.map((c) => (
                 <optgroup key={c.id} label={c.name}>
@@ -177,7 +173,7 @@ export function AccountForm({
               type="checkbox"
               defaultChecked={autoDespatch}
               disabled={!superAdmin}
-              aria-describedby={superAdmin ? desc("account_options.auto_despatch") : "auto_despatch-hint"}
+              aria-describedby={superAdmin ? fieldAria(errors, "account_options.auto_despatch")["aria-describedby"] : "auto_despatch-hint"}
             />
             <label htmlFor="auto_despatch">Auto despatch</label>
             {superAdmin ? null : (
@@ -195,7 +191,7 @@ export function AccountForm({
             <label htmlFor="new_note" className="label">
               Add a note (at most {NOTE_MAX} characters)
             </label>
-            <textarea id="new_note" name="new_note" maxLength={NOTE_MAX} rows={2} className="input" defaultValue={typedNote} aria-invalid={inv("notes_attributes.0.text")} aria-describedby={desc("notes_attributes.0.text")} />
+            <textarea id="new_note" name="new_note" maxLength={NOTE_MAX} rows={2} className="input" defaultValue={typedNote} {...fieldAria(errors, "notes_attributes.0.text")} />
             {err("notes_attributes.0.text")}
           </div>
           {account?.notes.length ? (

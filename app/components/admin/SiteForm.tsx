@@ -1,5 +1,5 @@
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Alerts } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { AddressFields, emptyAddress, type AddressState } from "~/components/consignment/AddressFields";
@@ -10,6 +10,7 @@ import { PLACEHOLDER_KEYS, SITE_MESSAGES } from "~/modules/customers/sites";
 import type { SiteJson } from "~/modules/customers/sites.server";
 import type { Crumb } from "~/modules/shell/breadcrumbs";
 import type { FieldErrors } from "~/utils/errors";
+import { useFocusFirstInvalid, fieldAria } from "~/components/Field";
 
 type Loose = Record<string, unknown>;
 type ActionResult = { message: string; errors: FieldErrors; values: Loose | null };
@@ -51,20 +52,14 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
   const [opening, setOpening] = useState(str(source?.opening_time));
   const [closing, setClosing] = useState(str(source?.closing_time));
   const [billing, setBilling] = useState(Boolean(pick(source?.site_options, "different_billing_address")));
-  const form = useRef<HTMLFormElement>(null);
+  const form = useFocusFirstInvalid(result?.errors);
   useEffect(() => setHydrated(true), []);
-  // a refused save leaves focus on the first field to correct
-  useEffect(() => {
-    if (result?.errors && Object.keys(result.errors).length) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result]);
-  const inv = (f: string) => (errors[f]?.length ? true : undefined);
-  const desc = (f: string) => (errors[f]?.length ? `${f}-error` : undefined);
   const text = (f: string, label: string, max = 255, extra: { type?: string; value?: string } = {}) => (
     <div key={f}>
       <label htmlFor={f} className="label">
         {label}
       </label>
-      <input id={f} name={f} type={extra.type ?? "text"} maxLength={max} defaultValue={extra.value ?? str(source?.[f])} className="input" aria-invalid={inv(f)} aria-describedby={desc(f)} />
+      <input id={f} name={f} type={extra.type ?? "text"} maxLength={max} defaultValue={extra.value ?? str(source?.[f])} className="input" {...fieldAria(errors, f)} />
       <NamedFieldError field={f} errors={errors} />
     </div>
   );
@@ -91,16 +86,16 @@ export function SiteForm({ customerId, customerName, site, crumbs, saved, zones 
               <option value="imperial">Imperial (lb, in)</option>
             </select>
           </div>
-          <TimeSelect id="opening_time" name="opening_time" label="Opening time" value={opening} onChange={setOpening} invalid={inv("opening_time")} describedBy={desc("opening_time")} />
+          <TimeSelect id="opening_time" name="opening_time" label="Opening time" value={opening} onChange={setOpening} invalid={fieldAria(errors, "opening_time")["aria-invalid"]} describedBy={fieldAria(errors, "opening_time")["aria-describedby"]} />
           <div>
-            <TimeSelect id="closing_time" name="closing_time" label="Closing time" value={closing} onChange={setClosing} invalid={inv("closing_time")} describedBy={desc("closing_time")} />
+            <TimeSelect id="closing_time" name="closing_time" label="Closing time" value={closing} onChange={setClosing} invalid={fieldAria(errors, "closing_time")["aria-invalid"]} describedBy={fieldAria(errors, "closing_time")["aria-describedby"]} />
             <NamedFieldError field="closing_time" errors={errors} />
           </div>
           <div>
             <label htmlFor="timezone" className="label">
               Time zone
             </label>
-            <select id="timezone" name="timezone" defaultValue={str(source?.timezone) || "Australia/Sydney"} className="input" aria-invalid={inv("timezone")} aria-describedby={desc("timezone")}>
+            <select id="timezone" name="timezone" defaultValue={str(source?.timezone) || "Australia/Sydney"} className="input" {...fieldAria(errors, "timezone")}>
               {zones.map((z) => (
                 <option key={z} value={z}>
                   {z}

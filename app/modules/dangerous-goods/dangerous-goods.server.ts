@@ -5,10 +5,10 @@ import { dangerousGoodsTypes } from "../../../db/schema";
 import { AppError } from "../../utils/errors";
 import { parseCsv } from "../../utils/csv.server";
 import { startsWith } from "../localities/localities.server";
+import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
 
 export const DG_MIN_QUERY = 3;
 export const DG_SUGGESTIONS = 10;
-const MAX_REPORTED = 100;
 
 export interface DangerousGoodsTypeJson {
   id: number;
@@ -101,7 +101,7 @@ export async function importDangerousGoodsCsv(db: DbOrTx, text: string) {
     const parsed = rowSchema.safeParse(row.values);
     if (!parsed.success) {
       skippedTotal++;
-      if (skipped.length < MAX_REPORTED) skipped.push({ line: row.line, errors: parsed.error.issues.map((i) => i.message) });
+      if (skipped.length < UPLOAD_ERRORS_SHOWN) skipped.push({ line: row.line, errors: parsed.error.issues.map((i) => i.message) });
       continue;
     }
     const d = parsed.data;

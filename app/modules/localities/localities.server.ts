@@ -6,6 +6,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { AppError } from "../../utils/errors";
 import { parseCsv } from "../../utils/csv.server";
 import { addressJson } from "../addresses/address-json";
+import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
 
 export const LOCALITY_SUGGESTIONS = 6;
 export const ADDRESS_SUGGESTIONS = 10;
@@ -151,7 +152,6 @@ export async function addressSelection(
   return rows.map((a) => addressJson(a)!);
 }
 
-const MAX_REPORTED = 100;
 const importRowSchema = z.object({
   country: z
     .string()
@@ -190,7 +190,7 @@ export async function importLocalitiesCsv(db: DbOrTx, text: string) {
     const parsed = importRowSchema.safeParse(row.values);
     if (!parsed.success) {
       skippedTotal++;
-      if (skipped.length < MAX_REPORTED) skipped.push({ line: row.line, errors: parsed.error.issues.map((i) => i.message) });
+      if (skipped.length < UPLOAD_ERRORS_SHOWN) skipped.push({ line: row.line, errors: parsed.error.issues.map((i) => i.message) });
       continue;
     }
     good.push(parsed.data);

@@ -36,5 +36,4 @@ export const RECIPIENT_COLUMNS = [
 ] as const;
 /** Without these the file is refused whole (country defaults to AUSTRALIA). */
 export const REQUIRED_COLUMNS = ["name", "address_line_1", "locality", "postcode"] as const;
-/** skipped lines an import reports (the screen lists them under 'Upload Errors') */
-export const UPLOAD_ERRORS_SHOWN = 100;
+export { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";

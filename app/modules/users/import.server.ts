@@ -11,7 +11,7 @@ import { hashPassword } from "../auth/password.server";
 import { customerForStaff } from "../tenancy/customers.server";
 import { AppError } from "../../utils/errors";
 import { parseCsv } from "../../utils/csv.server";
-import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "../../utils/upload-limits";
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES, UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
 import { generatePassword } from "./generate-password";
 import { customerSites, checkUser, insertUser } from "./admin.server";
 import { FLAGS } from "./admin";
@@ -20,8 +20,6 @@ import { FLAGS } from "./admin";
 export const MAX_DECOMPRESSED_BYTES = 20 * 1024 * 1024;
 /** Rows of one file: each is hashed (argon2) while the caller waits, so a file stays a few thousand rows. */
 export const MAX_IMPORT_ROWS = 2000;
-/** Skipped lines in an answer (spec 2 section 9: the first 100 are shown). */
-export const SKIPPED_SHOWN = 100;
 
 export const IMPORT_MESSAGES = {
   tooLarge: FILE_TOO_LARGE,
@@ -144,5 +142,5 @@ export async function importUsers(db: DbOrTx, actor: CurrentUser, customerId: nu
       skipped.push({ line, errors: Object.values(e.fieldErrors).flat() });
     }
   }
-  return { created, updated: 0, skipped: skipped.slice(0, SKIPPED_SHOWN), skipped_total: skipped.length };
+  return { created, updated: 0, skipped: skipped.slice(0, UPLOAD_ERRORS_SHOWN), skipped_total: skipped.length };
 }

@@ -1,9 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
-import { FieldError } from "~/components/Field";
+import { FieldError, useFocusFirstInvalid } from "~/components/Field";
 import { TemplateEditor, templateEditorLinks } from "~/components/notifications/TemplateEditor";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { KIND_FIELDS, KIND_HINTS, KIND_LABELS, MESSAGES, SUBJECT_MAX, type CustomEmailKind } from "~/modules/custom-emails/custom-emails";
@@ -105,10 +104,7 @@ export default function CustomEmails() {
   const errors: FieldErrors = result?.errors ?? {};
   const values = result?.values ?? null;
   const preview = result?.preview ?? saved;
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (result?.errors && Object.keys(result.errors).length) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result]);
+  const form = useFocusFirstInvalid(result?.errors);
   const base = `/customers/${customer.id}/custom_emails`;
   return (
     <div className="max-w-4xl space-y-4">

@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { requireStaff } from "~/modules/auth/guard.server";
@@ -12,7 +11,7 @@ import { customerForStaff } from "~/modules/tenancy/customers.server";
 import type { FieldErrors } from "~/utils/errors";
 import { pageId } from "~/utils/ids";
 import { formErrorData, throwIfAccessError } from "~/utils/ui.server";
-import { FieldError, TextField, fieldAria } from "~/components/Field";
+import { FieldError, TextField, fieldAria, useFocusFirstInvalid } from "~/components/Field";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.declaration ? d.declaration.name : "New declaration"} · Declarations · FreightDesk` }];
 
@@ -64,10 +63,7 @@ export default function DeclarationEditor() {
   const busy = useNavigation().state !== "idle";
   const errors: FieldErrors = result?.errors ?? {};
   const values = result?.values ?? null;
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result]);
+  const form = useFocusFirstInvalid(result?.errors);
   const heading = declaration ? `Declaration: ${declaration.name}` : "New declaration";
   const base = `/customers/${customer.id}`;
   return (

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { UserFields } from "~/components/users/UserFields";
@@ -15,6 +15,7 @@ import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
 import { throwIfAccessError } from "~/utils/ui.server";
+import { useFocusFirstInvalid } from "~/components/Field";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.user ? `${d.user.full_name} · User` : "New user"} · FreightDesk` }];
 
@@ -86,15 +87,11 @@ export default function UserEditor() {
   const { customer, user, sites, roles, superAdmin, self, suggestedPassword, alerts, crumbs } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  const form = useRef<HTMLFormElement>(null);
+  const form = useFocusFirstInvalid(result?.errors);
   // each arrival (New, Save's redirect) starts the fields again from what is stored, passwords blank
   const arrival = useLocation().key;
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  // with JavaScript, a refused save leaves focus on the first field to correct
-  useEffect(() => {
-    if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result]);
   const heading = user ? `Edit user: ${user.full_name}` : "New user";
   const baseErrors = result?.errors?.base;
   return (

@@ -1,6 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { DatePicker } from "~/components/DatePicker";
 import { TemplateEditor, templateEditorLinks } from "~/components/notifications/TemplateEditor";
@@ -12,7 +11,7 @@ import type { FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
 import { formErrorData, throwIfAccessError } from "~/utils/ui.server";
-import { FieldError, TextField, fieldAria } from "~/components/Field";
+import { FieldError, TextField, fieldAria, useFocusFirstInvalid } from "~/components/Field";
 
 export const links: LinksFunction = templateEditorLinks;
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.notice ? `${d.notice.header} · Notice` : "New notice"} · FreightDesk` }];
@@ -58,11 +57,7 @@ export default function NoticeEditor() {
   const busy = useNavigation().state !== "idle";
   const errors: FieldErrors = result?.errors ?? {};
   const values = result?.values ?? null;
-  const form = useRef<HTMLFormElement>(null);
-  // with JavaScript, a refused save leaves focus on the first field to correct
-  useEffect(() => {
-    if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result]);
+  const form = useFocusFirstInvalid(result?.errors);
   const heading = notice ? `Edit notice: ${notice.header}` : "New notice";
   return (
     <div className="max-w-3xl space-y-4">

@@ -1,6 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
 import { Alerts } from "~/components/Alerts";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { homeButtons } from "~/modules/auth/roles";
@@ -10,7 +9,7 @@ import type { FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
 import { formErrorData, throwIfAccessError } from "~/utils/ui.server";
-import { FieldError, TextField, fieldAria } from "~/components/Field";
+import { FieldError, TextField, fieldAria, useFocusFirstInvalid } from "~/components/Field";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.type ? `${d.type.name} · Notification type` : "New notification type"} · FreightDesk` }];
 
@@ -58,19 +57,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
-/** The ids an input's description points at: its hint and, when there is one, its error. */
-
 export default function NotificationTypeEditor() {
   const { type } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const errors: FieldErrors = result?.errors ?? {};
   const values = result?.values ?? null;
-  const form = useRef<HTMLFormElement>(null);
-  // with JavaScript, a refused save leaves focus on the first field to correct
-  useEffect(() => {
-    if (result?.errors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result]);
+  const form = useFocusFirstInvalid(result?.errors);
   const heading = type ? `Edit notification type: ${type.name}` : "New notification type";
   return (
     <div className="max-w-xl space-y-4">
