@@ -11,3 +11,5 @@ export * from "./tracking";
 export * from "./notifications";
 export * from "./enquiries";
 export * from "./admin";
+export * from "./operations";
+export * from "./integrations";

@@ -88,6 +88,12 @@ export const homeButtons = {
   mailbox: isAdmin,
 } satisfies Record<string, (u: AccessSubject) => boolean>;
 
+/** The bulk uploader: users with can_bulkupload or can_bulkquote (spec 2 section 6). */
+export const canBulkUpload = (u: AccessSubject) => Boolean(u.canBulkupload) || Boolean(u.canBulkquote);
+
+/** Bulk redespatch: admins, super admins and devs (spec 2 section 6). */
+export const canBulkRedespatch = (u: AccessSubject) => u.role === "admin" || isSuperAdmin(u);
+
 /** First path segments reserved to devs, super_admin, admin and customer_service. */
 export const RESTRICTED_SEGMENTS = [
   "index_customers",
@@ -164,6 +170,10 @@ export function canAccessPath(u: AccessSubject, pathname: string): boolean {
   if (segment === "customers" && isCustomerSelfServicePath(pathname)) return true;
   if ((RESTRICTED_SEGMENTS as readonly string[]).includes(segment)) return isAdmin(u);
   if (segment === "bookings" || segment === "booking" || segment === "new_bookings") return Boolean(u.canBook);
+  // branding and the accounting link: admin (not customer service) or super admin (spec 2 section 6)
+  if (segment === "branding") return homeButtons.branding(u);
+  if (segment === "myob") return homeButtons.myob(u);
+  if (segment === "bulk_upload") return canBulkUpload(u);
   return true;
 }
 
