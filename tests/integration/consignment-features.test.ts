@@ -64,12 +64,19 @@ describe("address book: /api/addresses", () => {
 describe("merging", () => {
   // Acme has merging on with a limit of 4 (demo data)
   const mergeDate = futureDate(10);
+  // the weekday after mergeDate: futureDate(11) is the same Monday when day 10 is a Saturday
+  const otherDate = (() => {
+    const d = new Date(`${mergeDate}T00:00:00Z`);
+    do d.setUTCDate(d.getUTCDate() + 1);
+    while (d.getUTCDay() === 0 || d.getUTCDay() === 6);
+    return d.toISOString().slice(0, 10);
+  })();
   const mergeable = (over: Record<string, unknown> = {}) => consignment({ despatch_date: mergeDate, receiver_address: { ...receiver, name: "Merge Receiver" }, ...over });
 
   it("lists consignments to the same receiver address and despatch date only", async () => {
     const a = (await despatcher.json<Json>("/api/consignments", { json: mergeable({ reference: "A" }) })).body;
     const b = (await despatcher.json<Json>("/api/consignments", { json: mergeable({ reference: "B" }) })).body;
-    await despatcher.json<Json>("/api/consignments", { json: mergeable({ reference: "OTHER-DATE", despatch_date: futureDate(11) }) });
+    await despatcher.json<Json>("/api/consignments", { json: mergeable({ reference: "OTHER-DATE", despatch_date: otherDate }) });
     await despatcher.json<Json>("/api/consignments", { json: mergeable({ reference: "OTHER-RECEIVER", receiver_address: { ...receiver, name: "Someone Else" } }) });
     const despatched = (await despatcher.json<Json>("/api/consignments", { json: mergeable({ reference: "GONE" }) })).body;
     await server.db.update(consignments).set({ state: "despatched" }).where(eq(consignments.id, despatched.id));
