@@ -255,4 +255,48 @@ describe("bookings", () => {
       expect(page.headers.get("location")).toBe("/");
     }
   });
+
+  it("the screens work without JavaScript: the day's groups, Book, the list with its messages and Rebook", async () => {
+    const [id] = await despatched(1, "NORTHLINE", "GEN");
+    const page = await despatcher.request(`/new_bookings?site_id=${melId}&date=${futureDate()}`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain(`value="${id}"`);
+    expect(html).toContain("Northline — General Road");
+
+    const form = (over: Record<string, string>) => ({ site_id: String(melId), booking_date: futureDate(), groups: "1", "g0.service_code": "GEN", "g0.carrier_code": "NORTHLINE", "g0.rows": "1", ready_at: "09:00", closing_at: "17:00", special_requirements: "", ...over });
+    const nothing = await despatcher.request("/new_bookings", { form: form({}) });
+    expect(nothing.status).toBe(422);
+    expect(await nothing.text()).toContain("No consignments or additional items have been selected for booking.");
+    const partial = await despatcher.request("/new_bookings", { form: form({ "g0.items.0.quantity": "3", special_requirements: "Ring the bell" }) });
+    expect(partial.status).toBe(422);
+    const partialHtml = await partial.text();
+    expect(partialHtml).toContain("Please ensure all additional items fields are filled out.");
+    // what was typed comes back
+    expect(partialHtml).toContain("Ring the bell");
+
+    const booked = await despatcher.request("/new_bookings", { form: form({ "g0.c": String(id) }) });
+    expect(booked.status).toBe(302);
+    const location = booked.headers.get("location")!;
+    const jobId = new URL(location, "http://x").searchParams.get("job")!;
+    expect((await work(jobId)).message).toBe("Your bookings have been sent.");
+    expect(await (await despatcher.request(location)).text()).toContain("Your bookings have been sent.");
+
+    const [made] = await server.db.select().from(bookingConsignments).where(eq(bookingConsignments.consignmentId, id!));
+    const list = await despatcher.request(`/bookings?from_date=${todayIn("Australia/Melbourne")}&to_date=${futureDate()}&sort=state&direction=desc`);
+    const listHtml = await list.text();
+    expect(listHtml).toContain(`/booking/${made!.bookingId}`);
+    expect(listHtml).toContain('aria-sort="descending"');
+    expect(await (await despatcher.request("/bookings?from_date=2030-01-01&to_date=2030-03-02")).text()).toContain("Date range too large, please select dates within 2 months.");
+    expect(await (await despatcher.request("/bookings?from_date=2030-01-01&to_date=2030-01-02")).text()).toContain("There are no bookings to display.");
+
+    // Rebook from the detail page
+    await server.db.update(bookings).set({ state: "failed", bookingError: "Carrier offline" }).where(eq(bookings.id, made!.bookingId));
+    const detail = await (await despatcher.request(`/booking/${made!.bookingId}`)).text();
+    expect(detail).toContain("Carrier offline");
+    expect(detail).toContain(">Rebook</button>");
+    const rebooked = await despatcher.request(`/booking/${made!.bookingId}`, { form: { rebook: "true" } });
+    expect(rebooked.status).toBe(302);
+    expect((await work(new URL(rebooked.headers.get("location")!, "http://x").searchParams.get("job")!)).status).toBe("complete");
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { recordId } from "../../utils/ids";
+import { roundUpToQuarter } from "../consignments/rules";
 
 export const NO_BOOKINGS = "There are no bookings to display.";
 export const NONE_TO_BOOK = "There are no consignments to book.";
@@ -42,18 +43,8 @@ export const isRebookable = (state: BookingState) => state === "failed" || state
 const QUARTER = /^([01]\d|2[0-3]):(00|15|30|45)$/;
 export const isQuarterHour = (t: string) => QUARTER.test(t);
 const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+// the pickers' choices (TimeSelect) and rounding are the consignment screen's: one copy of the 15-minute rule
 const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
-
-/** Every quarter hour of a day, the pickers' choices. */
-export const QUARTER_HOURS: readonly string[] = Array.from({ length: 96 }, (_, i) => hhmm(i * 15));
-
-/** A time rounded up to the next quarter hour (an exact quarter stays); 23:50 stays at 23:45, the day's last. */
-export function roundUpToQuarter(time: string): string {
-  const m = /^(\d{2}):(\d{2})/.exec(time);
-  if (!m) return "09:00";
-  const minutes = Math.ceil((Number(m[1]) * 60 + Number(m[2])) / 15) * 15;
-  return hhmm(Math.min(minutes, 23 * 60 + 45));
-}
 
 /** The default pickup window from a local time: ready at the next quarter hour, closing at the site's closing time or two hours on. */
 export function defaultWindow(localTime: string, siteClosing: string | null): { ready_at: string; closing_at: string } {
@@ -123,3 +114,28 @@ export type BookingInput = z.infer<typeof bookingSchema>;
 export const bookAllSchema = z.object({
   bookings: z.array(z.unknown(), { error: NONE_TO_BOOK }).min(1, NONE_TO_BOOK).max(MAX_BOOKINGS, `At most ${MAX_BOOKINGS} bookings can be made at once.`),
 });
+
+// ---------------------------------------------------------------------------------------------
+// The new bookings form: one booking a service group, fields named g{i}.{field}
+
+/** The shape of the book request from the screen's form (groups with nothing selected are left out by the module). */
+export function bookingsFromForm(form: FormData): { bookings: Record<string, unknown>[] } {
+  const get = (k: string) => (form.get(k) == null ? "" : String(form.get(k)));
+  const groups = Number(get("groups"));
+  const bookings: Record<string, unknown>[] = [];
+  for (let g = 0; g < (Number.isInteger(groups) ? Math.min(groups, MAX_BOOKINGS) : 0); g++) {
+    const rows = Math.min(Number(get(`g${g}.rows`)) || 0, MAX_ADDITIONAL_ITEMS);
+    bookings.push({
+      site_id: Number(get("site_id")),
+      booking_date: get("booking_date") || undefined,
+      service_code: get(`g${g}.service_code`),
+      carrier_code: get(`g${g}.carrier_code`) || undefined,
+      consignment_ids: form.getAll(`g${g}.c`).map(Number),
+      ready_at: get("ready_at"),
+      closing_at: get("closing_at"),
+      special_requirements: get("special_requirements"),
+      additional_items_attributes: Array.from({ length: rows }, (_, n) => Object.fromEntries([...ITEM_FIELDS, ...DG_FIELDS].map((f) => [f, get(`g${g}.items.${n}.${f}`)]))),
+    });
+  }
+  return { bookings };
+}
