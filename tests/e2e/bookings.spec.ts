@@ -1,20 +1,17 @@
 import { expect, test, type Page } from "@playwright/test";
-import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
+import { countMouse, despatchedSimex, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
  * Bookings (issue 17 item 5): a despatcher with can_book books a pickup for the day's despatched
- * consignments with the keyboard alone, sees it in /bookings and opens it.
+ * consignments with the keyboard alone (through the simulated carrier's adapter), sees it in
+ * /bookings and opens it.
  */
 
 const json = { headers: { Accept: "application/json" } };
 const ACME = 1;
 
-/** A weekday a few days on (YYYY-MM-DD): the consignments' despatch date and the pickup day. */
-function pickupDay() {
-  const d = new Date(Date.now() + 4 * 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
+/** The despatch date despatchedSimex gives (two days on, YYYY-MM-DD): the pickup day. */
+const pickupDay = () => new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
 const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
 /** An admin gives the demo despatcher can_book (through the users /api, as the user editor saves it). */
@@ -27,35 +24,10 @@ async function grantCanBook(page: Page) {
   await page.context().clearCookies();
 }
 
-/** Despatched consignments from Melbourne on Northline (made and despatched through the API). */
-async function despatched(page: Page, date: string, references: string[]) {
-  await page.goto("/");
-  await expect(page.getByTestId("consignment-screen")).toHaveAttribute("data-hydrated", "true");
-  const carton = Number(await page.getByLabel("Item type line 1").locator("option", { hasText: "Carton" }).first().getAttribute("value"));
-  const ids: number[] = [];
-  for (const reference of references) {
-    const created = await page.request.post("/api/consignments", {
-      ...json,
-      data: {
-        site_code: "MEL",
-        reference,
-        despatch_date: date,
-        carrier_code: "NORTHLINE",
-        service_code: "GEN",
-        sender_address: { name: "Melbourne DC", address_line_1: "120 Frankston Dandenong Road", locality: "DANDENONG SOUTH", postcode: "3175", region: "VIC" },
-        receiver_address: { name: `Booking receiver ${reference}`, address_line_1: "5 Ipswich Road", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" },
-        items: [{ quantity: 2, item_type_id: carton, length: 40, width: 30, height: 30, weight_in_uom: 8 }],
-      },
-    });
-    expect(created.status()).toBe(201);
-    ids.push((await created.json()).id);
-  }
-  const despatch = await page.request.put("/api/consignments/despatch_all", { ...json, data: { ids } });
-  expect(despatch.status()).toBe(200);
-  const { job_id } = await despatch.json();
-  await expect.poll(async () => (await (await page.request.get(`/api/job_status/${job_id}`, json)).json()).status, { timeout: 20_000 }).toBe("complete");
+/** Despatched Simulated Express consignments from Melbourne (the shared helper's), their numbers. */
+async function despatched(page: Page, references: string[]) {
   const numbers: string[] = [];
-  for (const id of ids) numbers.push((await (await page.request.get(`/api/consignments/${id}`, json)).json()).consignment_number);
+  for (const reference of references) numbers.push((await despatchedSimex(page, reference, { name: `Booking receiver ${reference}` })).number);
   return numbers;
 }
 
@@ -65,7 +37,7 @@ test("a despatcher books a pickup for despatched consignments with the keyboard,
   await grantCanBook(page);
   await signIn(page, "despatcher@example.com");
   const day = pickupDay();
-  const [first, second] = await despatched(page, day, ["BOOK-E2E-1", "BOOK-E2E-2"]);
+  const [first, second] = await despatched(page, ["BOOK-E2E-1", "BOOK-E2E-2"]);
 
   await page.goto("/new_bookings");
   await expect(page.getByTestId("new-bookings-screen")).toHaveAttribute("data-hydrated", "true");
@@ -80,7 +52,7 @@ test("a despatcher books a pickup for despatched consignments with the keyboard,
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`date=${encodeURIComponent(ddmmyyyy(day))}|date=${day}`));
   await expect(page.getByTestId("new-bookings-screen")).toHaveAttribute("data-hydrated", "true");
-  const group = page.getByRole("group", { name: "Northline — General Road" });
+  const group = page.getByRole("group", { name: "Simulated Express — Overnight" });
   await expect(group).toBeVisible();
 
   // Book is enabled only once something is selected
@@ -118,10 +90,10 @@ test("a despatcher books a pickup for despatched consignments with the keyboard,
   // the list: today to the pickup day, with the booking; its link opens the booking
   await page.goto(`/bookings?from_date=${ddmmyyyy(new Date().toISOString().slice(0, 10))}&to_date=${ddmmyyyy(day)}`);
   await countMouse(page);
-  const row = page.getByTestId("booking-row").filter({ hasText: "Northline" }).filter({ hasText: "10:00 – 16:30" });
+  const row = page.getByTestId("booking-row").filter({ hasText: "Simulated Express" }).filter({ hasText: "10:00 – 16:30" });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("Booked");
-  await expect(row).toContainText(/BK\d{7}/);
+  await expect(row).toContainText(/SXB\d{6}/);
   const link = row.getByRole("link");
   await tabTo(page, link, 60);
   await page.keyboard.press("Enter");

@@ -1,11 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
-import { Alerts, type Alert } from "~/components/Alerts";
-import { JobProgress } from "~/components/JobProgress";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { type Alert } from "~/components/Alerts";
+import { BookingJob, jobRunning } from "~/components/bookings/BookingJob";
 import { requireUser } from "~/modules/auth/guard.server";
 import { rebook } from "~/modules/bookings/book.server";
 import { getBooking } from "~/modules/bookings/bookings.server";
-import { CLOSING_TIME_PASSED } from "~/modules/bookings/rules";
 import { formatDisplayDate } from "~/modules/calendar/display-date";
 import { userSite } from "~/modules/calendar/site-time";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
@@ -45,14 +44,8 @@ export default function Booking() {
   const { booking: b, country, job, moved } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const revalidator = useRevalidator();
-  const running = job && (job.status.status === "queued" || job.status.status === "working");
-  const alerts: Alert[] = [
-    ...(result?.message ? [{ type: "error" as const, message: result.message }] : []),
-    ...(moved ? [{ type: "warning" as const, message: CLOSING_TIME_PASSED }] : []),
-    ...(job && !running ? [{ type: job.status.status === "failed" ? ("error" as const) : ("success" as const), message: job.status.message ?? "" }] : []),
-    ...(b.error ? [{ type: "error" as const, message: b.error }] : []),
-  ];
+  const running = jobRunning(job);
+  const alerts: Alert[] = [...(result?.message ? [{ type: "error" as const, message: result.message }] : []), ...(b.error ? [{ type: "error" as const, message: b.error }] : [])];
   const fields: [string, string | number][] = [
     ["Booking number", b.booking_number ?? "—"],
     ["Carrier", b.carrier_name],
@@ -78,15 +71,7 @@ export default function Booking() {
           Back to bookings
         </Link>
       </div>
-      <Alerts alerts={alerts} />
-      {running && job ? (
-        <>
-          <noscript>
-            <meta httpEquiv="refresh" content="3" />
-          </noscript>
-          <JobProgress jobId={job.id} initial={job.status} onDone={() => revalidator.revalidate()} />
-        </>
-      ) : null}
+      <BookingJob job={job} moved={moved} alerts={alerts} />
       {b.booking_error ? (
         <div className="card border-red-300" id="booking_booking_error">
           <h2 className="font-semibold text-red-800">Booking error</h2>

@@ -1,15 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { Alerts, type Alert } from "~/components/Alerts";
+import { type Alert } from "~/components/Alerts";
+import { BookingJob } from "~/components/bookings/BookingJob";
 import { DatePicker } from "~/components/DatePicker";
 import { FieldError, FormErrors, useFocusFirstInvalid } from "~/components/Field";
-import { JobProgress } from "~/components/JobProgress";
 import { TimeSelect } from "~/components/TimeSelect";
 import { requireUser } from "~/modules/auth/guard.server";
 import { requestBookings } from "~/modules/bookings/book.server";
 import { newBookings } from "~/modules/bookings/bookings.server";
-import { bookingsFromForm, CLOSING_TIME_PASSED, DG_FIELDS, ITEM_FIELDS, MAX_SPECIAL_REQUIREMENTS } from "~/modules/bookings/rules";
+import { bookingsFromForm, DG_FIELDS, ITEM_FIELDS, MAX_SPECIAL_REQUIREMENTS } from "~/modules/bookings/rules";
 import { formatDisplayDate, parseDisplayDate } from "~/modules/calendar/display-date";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
@@ -62,7 +62,6 @@ export default function NewBookings() {
   const { day, dateError, sites, job, moved } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const revalidator = useRevalidator();
   const errors: FieldErrors = result?.errors ?? {};
   const values: Values = result?.values ?? {};
   const text = (k: string, fallback = "") => (typeof values[k] === "string" ? (values[k] as string) : fallback);
@@ -88,12 +87,7 @@ export default function NewBookings() {
   }, []);
   useEffect(() => setRows(day.groups.map((_, g) => Math.max(1, Number(text(`g${g}.rows`, "1"))))), [day]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const running = job && (job.status.status === "queued" || job.status.status === "working");
-  const alerts: Alert[] = [
-    ...(moved ? [{ type: "warning" as const, message: CLOSING_TIME_PASSED }] : []),
-    ...(job && !running ? [{ type: job.status.status === "failed" ? ("error" as const) : ("success" as const), message: job.status.message ?? "" }] : []),
-    ...(result?.message && !Object.keys(errors).some((k) => k.includes(".")) ? [{ type: "error" as const, message: result.message }] : []),
-  ];
+  const alerts: Alert[] = result?.message && !Object.keys(errors).some((k) => k.includes(".")) ? [{ type: "error", message: result.message }] : [];
   const groupError = (g: number) => [...new Set(Object.entries(errors).filter(([k]) => k.startsWith(`bookings.${g}.`) && !k.includes(".additional_items_attributes.")).flatMap(([, m]) => m))];
   const itemError = (g: number, n: number, f: string) => errors[`bookings.${g}.additional_items_attributes.${n}.${f}`];
   const anyItemError = Object.keys(errors).some((k) => k.includes(".additional_items_attributes."));
@@ -106,16 +100,7 @@ export default function NewBookings() {
           Bookings
         </Link>
       </div>
-      <Alerts alerts={alerts} />
-      {running && job ? (
-        <>
-          <noscript>
-            <meta httpEquiv="refresh" content="3" />
-          </noscript>
-          <JobProgress jobId={job.id} initial={job.status} onDone={() => revalidator.revalidate()} />
-        </>
-      ) : null}
-      {job && job.status.status === "failed" && job.status.errors.length > 1 ? <FormErrors errors={job.status.errors.slice(1)} /> : null}
+      <BookingJob job={job} moved={moved} alerts={alerts} />
 
       <Form method="get" className="card flex flex-wrap items-end gap-3" aria-label="Booking day">
         <div className="w-56">
