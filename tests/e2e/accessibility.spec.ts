@@ -393,6 +393,8 @@ test("sites and carrier accounts, as an admin", async ({ page }) => {
 });
 
 test("bookings: the list, a new booking and a booking (can_book)", async ({ page }) => {
+  // two sign-ins and four audited screens
+  test.setTimeout(90_000);
   // an admin gives the demo despatcher can_book, as the user editor saves it
   await signIn(page, "admin@example.com");
   const { users } = (await (await page.request.get(`/api/customers/${ACME}/users`, json)).json()) as { users: { id: number; email: string }[] };
