@@ -12,6 +12,8 @@ import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../a
 import { EXPORT_JOB, exportMessage, exportPayload, runExport, type ExportResult } from "../app/modules/exports/exports.server";
 import { removeOldExports } from "../app/modules/exports/files.server";
 import { DELETE_ALL_JOB, deleteAllMessage, deleteAllPayload, runDeleteAll, type DeleteAllResult } from "../app/modules/recipients/delete-all.server";
+import { BOOK_JOB, bookOutcome, bookPayload, runBookings, type BookResult } from "../app/modules/bookings/book.server";
+import { BOOKING } from "../app/modules/bookings/rules";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -120,6 +122,14 @@ export const JOBS = {
     startMessage: "Deleting recipients...",
     doneMessage: (r: DeleteAllResult) => deleteAllMessage(r),
     run: ({ db }, payload, progress) => runDeleteAll(db, payload, progress),
+  }),
+  // /new_bookings's Book, PUT /api/bookings/book_all and Rebook: pickups through the carriers' adapters (issue 17 item 5)
+  [BOOK_JOB]: define({
+    payload: bookPayload,
+    startMessage: BOOKING,
+    doneMessage: (r: BookResult) => bookOutcome(r).message,
+    errorsOf: (r: BookResult) => bookOutcome(r).errors,
+    run: ({ db, mailer }, payload, progress) => runBookings(db, mailer, payload, progress),
   }),
 };
 

@@ -391,3 +391,24 @@ test("sites and carrier accounts, as an admin", async ({ page }) => {
   const { accounts } = (await (await page.request.get(`/api/customers/${ACME}/sites/1/accounts`, json)).json()) as { accounts: Array<{ id: number }> };
   await visit(page, `/customers/${ACME}/sites/1/accounts/${accounts[0]!.id}?saved=1`, "account, saved");
 });
+
+test("bookings: the list, a new booking and a booking (can_book)", async ({ page }) => {
+  // two sign-ins and four audited screens
+  test.setTimeout(90_000);
+  // an admin gives the demo despatcher can_book, as the user editor saves it
+  await signIn(page, "admin@example.com");
+  const { users } = (await (await page.request.get(`/api/customers/${ACME}/users`, json)).json()) as { users: { id: number; email: string }[] };
+  const dana = users.find((u) => u.email === "despatcher@example.com")!;
+  expect((await page.request.put(`/api/customers/${ACME}/users/${dana.id}`, { ...json, data: { can_book: true } })).status()).toBe(200);
+  await page.context().clearCookies();
+  await signIn(page, "despatcher@example.com");
+  const fresh = await (await page.request.get("/api/bookings/new", json)).json();
+  const item = { quantity: 1, type: "Pallet", length: 120, width: 120, height: 100, weight_in_uom: 200 };
+  const made = await page.request.put("/api/bookings/book_all", { ...json, data: { bookings: [{ site_id: fresh.site.id, service_code: "ONT", carrier_code: "SIMEX", booking_date: fresh.today, ready_at: "09:00", closing_at: "23:45", additional_items_attributes: [item] }] } });
+  expect(made.status(), await made.text()).toBe(200);
+  const { booking_ids } = await made.json();
+  await visit(page, "/bookings", "bookings");
+  await visit(page, "/bookings?from_date=2030-01-01&to_date=2030-06-01", "bookings, range too large");
+  await visit(page, "/new_bookings", "new bookings", hydrated("new-bookings-screen"));
+  await visit(page, `/booking/${booking_ids[0]}`, "booking");
+});

@@ -12,6 +12,7 @@ import { noticesAdminPaths } from "./openapi-notices-admin";
 import { usersPaths } from "./openapi-users";
 import { customEmailsDeclarationsPaths } from "./openapi-custom-emails-declarations";
 import { recipientsPaths } from "./openapi-recipients";
+import { bookingPaths } from "./openapi-bookings";
 import { customersAdminPaths } from "./openapi-customers-admin";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
@@ -176,7 +177,7 @@ export const openApiDocument = {
       put: { summary: "Customer service confirms a cancelling consignment", parameters: [idParam("id")], responses: ok("{ result, message, state }") },
     },
     "/api/carriers/{code}/simulation": {
-      put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message?, delay_ms? (0 to 120000: a slow despatch) }, and its journeys after despatch { journey_minutes? (0 to 10080, despatch to delivery on its clock for journeys planned from then on; null: until the estimated delivery date), fail_delivery? (the first delivery attempt fails) }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
+      put: { summary: "Super admins: tell the simulated carrier to fail despatches or how to answer cancellations { fail_despatch?, cancel_result?, reject_message?, delay_ms? (0 to 120000: a slow despatch) }, and its journeys after despatch { journey_minutes? (0 to 10080, despatch to delivery on its clock for journeys planned from then on; null: until the estimated delivery date), fail_delivery? (the first delivery attempt fails) }, and its pickup bookings { fail_booking? (refused, can be rebooked), fail_booking_permanently? (refused for good) }", parameters: [idParam("code")], responses: ok("{ code, simulate }") },
     },
     "/api/consignments/{id}/allocate_without_printing": {
       put: { summary: "Give a complete consignment its number from the carrier account's range without printing (idempotent)", parameters: [idParam("id")], responses: ok("The consignment") },
@@ -260,5 +261,6 @@ export const openApiDocument = {
     ...itemTypePaths,
     ...sitesAccountsPaths,
     ...recipientsPaths,
+    ...bookingPaths,
   },
 } as const;

@@ -99,6 +99,8 @@ export interface CarrierAdapter {
   startTracking(ctx: TrackingContext, subjects: TrackingSubject[]): Promise<{ consignmentId: number; at: Date }[]>;
   /** Every event the carrier has for these consignments until ctx.now; the same again on every ask (replay). */
   fetchTrackingEvents(ctx: TrackingContext, subjects: TrackingSubject[]): Promise<CarrierEvent[]>;
+  /** Books a pickup (spec 2 "Booking"): answers the carrier's booking number, or why it was refused. */
+  bookPickup(request: PickupRequest): Promise<BookingOutcome>;
 }
 
 /** What the simulated carrier is told to do (carriers.options.simulate), set by devs for a demo or test. */
@@ -112,6 +114,9 @@ export interface Simulation {
   journey_minutes?: number | null;
   /** the first delivery attempt fails, then the goods go out again */
   fail_delivery?: boolean;
+  /** refuse pickup bookings (they can be rebooked), or refuse them for good (failed_permanently) */
+  fail_booking?: boolean;
+  fail_booking_permanently?: boolean;
 }
 
 /** The generic carrier's cancellation: an e-mail to the account's support address. */
@@ -136,6 +141,67 @@ function trackingUrlOf(carrier: CarrierInfo, number: string | null) {
   return url.toString();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Pickup bookings (issue 17 item 5)
+
+export interface PickupRequest {
+  bookingId: number;
+  /** the pickup day (YYYY-MM-DD) and window (HH:MM) at the site */
+  bookingDate: string;
+  readyAt: string;
+  closingAt: string;
+  /** the account's booking e-mail, else its support e-mail, else the carrier's */
+  bookingEmail: string | null;
+  accountNumber: string | null;
+  customerName: string;
+  siteName: string;
+  siteAddress: string;
+  serviceName: string;
+  consignmentNumbers: string[];
+  totalItems: number;
+  totalWeight: number;
+  hazardousGoods: boolean;
+  additionalItems: Record<string, unknown>[];
+  specialRequirements: string | null;
+  mailer: Mailer;
+}
+
+export type BookingOutcome = { ok: true; bookingNumber: string } | { ok: false; reason: string; permanent: boolean };
+
+/** The local booking number of a carrier booked by e-mail. */
+export const localBookingNumber = (bookingId: number) => `BK${String(bookingId).padStart(7, "0")}`;
+
+/** The generic carrier's booking: an e-mail to its booking address, numbered locally. */
+async function bookByEmail(carrier: CarrierInfo, r: PickupRequest): Promise<BookingOutcome> {
+  if (!r.bookingEmail) return { ok: false, reason: `${carrier.name} has no booking or support e-mail address for this site's account.`, permanent: true };
+  const number = localBookingNumber(r.bookingId);
+  const items = r.additionalItems.map((i) => `  ${i.quantity} x ${i.type} ${i.length}x${i.width}x${i.height} ${i.weight_in_uom}${i.un_number ? ` DG UN${i.un_number} class ${i.hazard_class} ${i.proper_shipping_name}` : ""}`);
+  await r.mailer.send({
+    to: r.bookingEmail,
+    subject: `Pickup booking ${number}: ${r.customerName}, ${r.siteName} on ${r.bookingDate}`,
+    text: [
+      `${r.customerName} books a ${carrier.name} ${r.serviceName} pickup${r.accountNumber ? ` on account ${r.accountNumber}` : ""}.`,
+      `Booking number: ${number}`,
+      `Pickup from: ${r.siteName}, ${r.siteAddress}`,
+      `Date: ${r.bookingDate}, ready at ${r.readyAt}, closing at ${r.closingAt}`,
+      `Consignments (${r.consignmentNumbers.length}): ${r.consignmentNumbers.join(", ") || "none"}`,
+      `Items: ${r.totalItems}, weight ${r.totalWeight} kg${r.hazardousGoods ? ", includes dangerous goods" : ""}`,
+      ...(items.length ? ["Additional items:", ...items] : []),
+      ...(r.specialRequirements ? [`Special requirements: ${r.specialRequirements}`] : []),
+    ].join("\n"),
+  });
+  return { ok: true, bookingNumber: number };
+}
+
+/** The simulated carrier's booking: its own number, or a refusal when told to (for the failure paths). */
+function simulatedBooking(carrier: CarrierInfo, simulation: Simulation) {
+  return async (r: PickupRequest): Promise<BookingOutcome> => {
+    if (simulation.fail_booking_permanently) return { ok: false, reason: `${carrier.name} cannot collect from this address (simulated permanent failure)`, permanent: true };
+    if (simulation.fail_booking) return { ok: false, reason: `${carrier.name} refused pickup booking ${r.bookingId} (simulated failure)`, permanent: false };
+    return { ok: true, bookingNumber: `SXB${String(r.bookingId).padStart(6, "0")}` };
+  };
+}
+
 function generic(carrier: CarrierInfo): CarrierAdapter {
   return {
     async despatchManifest() {
@@ -149,6 +215,7 @@ function generic(carrier: CarrierInfo): CarrierAdapter {
     // its events are posted to POST /api/tracking_events: nothing to ask it
     startTracking: async () => [],
     fetchTrackingEvents: async () => [],
+    bookPickup: (request) => bookByEmail(carrier, request),
   };
 }
 
@@ -184,6 +251,7 @@ function simulated(carrier: CarrierInfo): CarrierAdapter {
     // it plans a journey at despatch and answers from it (simex-tracking.server.ts)
     startTracking: (ctx, subjects) => planJourneys(ctx, simulation, subjects),
     fetchTrackingEvents: (ctx, subjects) => journeyEvents(ctx, subjects),
+    bookPickup: simulatedBooking(carrier, simulation),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Telling the simulated carrier what to do (DESIGN "Carriers"): fail the next despatches, answer
- * cancellations with a chosen result, run its journeys on a faster clock or fail first deliveries. Carriers are shared by every customer, so only
+ * cancellations with a chosen result, run its journeys on a faster clock, fail first deliveries or refuse pickup bookings. Carriers are shared by every customer, so only
  * super admins (devs) may change it; the demo and the end-to-end tests use it.
  */
 import { eq, sql } from "drizzle-orm";
@@ -22,6 +22,8 @@ const simulationSchema = z.object({
   // minutes from despatch to delivery for journeys planned from now on (fractions speed a test up); null: the real pace
   journey_minutes: z.number({ error: "journey_minutes must be a number of minutes" }).min(0, "journey_minutes must be from 0 to 10080 (a week)").max(10_080, "journey_minutes must be from 0 to 10080 (a week)").nullable().optional(),
   fail_delivery: z.boolean().optional(),
+  fail_booking: z.boolean().optional(),
+  fail_booking_permanently: z.boolean().optional(),
 });
 
 const NOT_SIMULATED = "Only the simulated carrier can be told what to do";
