@@ -4,9 +4,6 @@
  * somewhere real. Remove a line when its screen lands.
  */
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
-  bookings: { title: "Bookings", release: "bookings" },
-  booking: { title: "Booking", release: "bookings" },
-  new_bookings: { title: "New bookings", release: "bookings" },
   invoices_payable: { title: "Payable invoices", release: "finance" },
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
   invoice: { title: "Invoice", release: "finance" },
