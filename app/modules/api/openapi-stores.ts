@@ -11,6 +11,7 @@ const storeJson = "{ id, customer_id, cart_type, rate_presentation, site_id, ext
 const productJson = "{ id, sku, name, item_type_id, length, width, height, weight }";
 const notFound = errors("No such customer, or no store yet");
 const measure = (max: number) => ({ type: ["number", "null"], minimum: 0, maximum: max });
+const jsonBody = (schema: Record<string, unknown>) => ({ required: true, content: { "application/json": { schema } } });
 
 export const storePaths = {
   "/api/customers/{id}/store": {
@@ -18,24 +19,17 @@ export const storePaths = {
     put: {
       summary: "Set up or change the customer's store (one per customer). A new store, or generate_key: true, makes a new API key, answered once as api_key; only its SHA-256 is kept",
       parameters: [customer],
-      requestBody: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: {
-              type: "object",
-              required: ["cart_type", "site_id", "external_id"],
-              properties: {
-                cart_type: { type: "string", enum: CART_TYPES },
-                rate_presentation: { type: "string", enum: RATE_PRESENTATIONS, default: "full_list" },
-                site_id: { type: "integer", description: "one of the customer's active sites" },
-                external_id: { type: "string", pattern: "^[A-Za-z0-9._-]+$", maxLength: 100, description: "unique across stores" },
-                generate_key: { type: "boolean", default: false },
-              },
-            },
-          },
+      requestBody: jsonBody({
+        type: "object",
+        required: ["cart_type", "site_id", "external_id"],
+        properties: {
+          cart_type: { type: "string", enum: CART_TYPES },
+          rate_presentation: { type: "string", enum: RATE_PRESENTATIONS, default: "full_list" },
+          site_id: { type: "integer", description: "one of the customer's active sites" },
+          external_id: { type: "string", pattern: "^[A-Za-z0-9._-]+$", maxLength: 100, description: "unique across stores" },
+          generate_key: { type: "boolean", default: false },
         },
-      },
+      }),
       responses: { "200": json(`{ store: ${storeJson}, api_key? }`), ...errorResponses, "404": notFound },
     },
   },
@@ -44,27 +38,20 @@ export const storePaths = {
     post: {
       summary: "Save products' item type and measures (the name is read only); all or none",
       parameters: [customer],
-      requestBody: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: {
+      requestBody: jsonBody({
+        type: "object",
+        required: ["products"],
+        properties: {
+          products: {
+            type: "array",
+            items: {
               type: "object",
-              required: ["products"],
-              properties: {
-                products: {
-                  type: "array",
-                  items: {
-                    type: "object",
-                    required: ["id"],
-                    properties: { id: { type: "integer" }, item_type_id: { type: ["integer", "null"] }, length: measure(MAX_DIMENSION), width: measure(MAX_DIMENSION), height: measure(MAX_DIMENSION), weight: measure(MAX_WEIGHT) },
-                  },
-                },
-              },
+              required: ["id"],
+              properties: { id: { type: "integer" }, item_type_id: { type: ["integer", "null"] }, length: measure(MAX_DIMENSION), width: measure(MAX_DIMENSION), height: measure(MAX_DIMENSION), weight: measure(MAX_WEIGHT) },
             },
           },
         },
-      },
+      }),
       responses: { "200": json(`{ products: [${productJson}] }`), ...errorResponses, "404": errors("No store, or a product not of this store") },
     },
   },
@@ -80,10 +67,7 @@ export const storePaths = {
       summary: `Checkout rates in Shopify's carrier service callback shape, authenticated by the store's API key (Bearer). Full list or the cheapest of each service group. Time budget ${RATES_TIME_BUDGET_MS} ms, then 503`,
       security: [{ storeKey: [] }],
       parameters: [idParam("external_id")],
-      requestBody: {
-        required: true,
-        content: { "application/json": { schema: { type: "object", required: ["rate"], description: "{ rate: { origin, destination: { country, postal_code, province, city, ... }, items: [{ sku, quantity, grams, requires_shipping, ... }], currency, locale } }" } } },
-      },
+      requestBody: jsonBody({ type: "object", required: ["rate"], description: "{ rate: { origin, destination: { country, postal_code, province, city, ... }, items: [{ sku, quantity, grams, requires_shipping, ... }], currency, locale } }" }),
       responses: {
         "200": json("{ rates: [{ service_name, service_code, total_price (cents, string), description, currency, min_delivery_date, max_delivery_date }] }"),
         "400": errors("Not JSON"),
