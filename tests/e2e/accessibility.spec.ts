@@ -391,3 +391,14 @@ test("sites and carrier accounts, as an admin", async ({ page }) => {
   const { accounts } = (await (await page.request.get(`/api/customers/${ACME}/sites/1/accounts`, json)).json()) as { accounts: Array<{ id: number }> };
   await visit(page, `/customers/${ACME}/sites/1/accounts/${accounts[0]!.id}?saved=1`, "account, saved");
 });
+
+// issue 17 item 6: the online store's setup and products screens
+test("online store, as an admin", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  await visit(page, `/customers/${ACME}/store`, "online store setup");
+  const put = await page.request.put(`/api/customers/${ACME}/store`, { ...json, data: { cart_type: "shopify", site_id: 1, external_id: `a11y-shop-${Date.now()}` } });
+  const { store } = (await put.json()) as { store: { id: number } };
+  await page.request.post(`/api/customers/${ACME}/store/products/import`, { headers: { "content-type": "text/csv" }, data: "sku,name,length,width,height,weight\nA11Y-1,Accessible mug,10,10,10,0.5\n" });
+  await visit(page, `/customers/${ACME}/store/${store.id}`, "online store");
+  await visit(page, `/customers/${ACME}/store/${store.id}/products`, "online store products");
+});
