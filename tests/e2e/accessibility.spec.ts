@@ -394,6 +394,8 @@ test("sites and carrier accounts, as an admin", async ({ page }) => {
 
 // issue 17 item 6: the online store's setup and products screens
 test("online store, as an admin", async ({ page }) => {
+  // three screens audited, and a setup and an import between them
+  test.slow();
   await signIn(page, "admin@example.com");
   await visit(page, `/customers/${ACME}/store`, "online store setup");
   const put = await page.request.put(`/api/customers/${ACME}/store`, { ...json, data: { cart_type: "shopify", site_id: 1, external_id: `a11y-shop-${Date.now()}` } });
