@@ -412,3 +412,16 @@ test("bookings: the list, a new booking and a booking (can_book)", async ({ page
   await visit(page, "/new_bookings", "new bookings", hydrated("new-bookings-screen"));
   await visit(page, `/booking/${booking_ids[0]}`, "booking");
 });
+
+// issue 17 item 6: the online store's setup and products screens
+test("online store, as an admin", async ({ page }) => {
+  // three screens audited, and a setup and an import between them
+  test.slow();
+  await signIn(page, "admin@example.com");
+  await visit(page, `/customers/${ACME}/store`, "online store setup");
+  const put = await page.request.put(`/api/customers/${ACME}/store`, { ...json, data: { cart_type: "shopify", site_id: 1, external_id: `a11y-shop-${Date.now()}` } });
+  const { store } = (await put.json()) as { store: { id: number } };
+  await page.request.post(`/api/customers/${ACME}/store/products/import`, { headers: { "content-type": "text/csv" }, data: "sku,name,length,width,height,weight\nA11Y-1,Accessible mug,10,10,10,0.5\n" });
+  await visit(page, `/customers/${ACME}/store/${store.id}`, "online store");
+  await visit(page, `/customers/${ACME}/store/${store.id}/products`, "online store products");
+});

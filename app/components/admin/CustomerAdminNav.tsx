@@ -14,6 +14,7 @@ export function customerAdminLinks(customerId: number, generic: boolean): { to: 
     { to: `${base}/index_declarations`, label: "Declarations" },
     { to: `${base}/site_services`, label: "Carriers & Services" },
     { to: `${base}/surcharges`, label: "Surcharges" },
+    { to: `${base}/store`, label: "Online Store" },
     { to: `${base}/notification_configs`, label: "Notification Preferences" },
     { to: `${base}/enquiry_types`, label: "Enquiry Types" },
   ];

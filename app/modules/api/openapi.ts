@@ -18,6 +18,8 @@ import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
 import { sitesAccountsPaths } from "./openapi-sites-accounts";
+// issue 17 item 6: online store
+import { storePaths } from "./openapi-stores";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -28,6 +30,7 @@ export const openApiDocument = {
     securitySchemes: {
       session: { type: "apiKey", in: "cookie", name: "fd_session" },
       bearer: { type: "http", scheme: "bearer", description: "The user's authentication_token" },
+      storeKey: { type: "http", scheme: "bearer", description: "An online store's API key (POST /api/store/{external_id}/rates only)" },
     },
     schemas: {
       Errors: {
@@ -260,6 +263,8 @@ export const openApiDocument = {
     ...exportPaths,
     ...itemTypePaths,
     ...sitesAccountsPaths,
+    // issue 17 item 6: online store
+    ...storePaths,
     ...recipientsPaths,
     ...bookingPaths,
   },

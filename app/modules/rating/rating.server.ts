@@ -1,5 +1,5 @@
 import type { DbOrTx } from "../../../db/client.server";
-import type { CurrentUser } from "../auth/current-user.server";
+import type { CurrentUser, SiteSummary } from "../auth/current-user.server";
 import { addBusinessDays } from "../calendar/business-days";
 import { DESPATCH_DATE_PAST } from "../calendar/dates";
 import { todayIn } from "../calendar/site-time";
@@ -31,7 +31,17 @@ export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown)
   if (!site) throw new AppError("invalid", "Site is not one of yours", { site_code: ["Site is not one of yours"] });
   // the schema refuses what is past everywhere on Earth; here the past is the sending site's
   if (p.despatch_date < todayIn(site.timezone)) throw new AppError("invalid", DESPATCH_DATE_PAST, { despatch_date: [DESPATCH_DATE_PAST] });
+  return rateAtSite(db, user.customer.id, site, p);
+}
 
+/** The sending site as rating reads it. */
+export type RatingSite = Pick<SiteSummary, "id" | "code" | "som" | "region">;
+
+/**
+ * Prices a checked payload at one of a customer's sites, buy side included. Callers have already
+ * decided the site is the caller's to send from (a user's site, or an online store's own site).
+ */
+export async function rateAtSite(db: DbOrTx, customerId: number, site: RatingSite, p: RatingPayload): Promise<RateResponse> {
   const sender: Place = { locality: p.sender_locality, postcode: p.sender_postcode, country: p.sender_country, sublocality: p.sender_sublocality };
   const receiver: Place = { locality: p.receiver_locality, postcode: p.receiver_postcode, country: p.receiver_country, sublocality: p.receiver_sublocality };
   const data = await ratingData(db);
@@ -50,13 +60,13 @@ export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown)
   const [zoneRows, levies, sets] = await Promise.all([
     data.zones(carrierIds, [sender, receiver]),
     data.levies(carrierIds, p.despatch_date),
-    data.surchargeSets(user.customer.id, carrierIds),
+    data.surchargeSets(customerId, carrierIds),
   ]);
   const candidatesFor = (carrierId: number, place: Place): ZoneCandidate[] =>
     zoneRows.filter((z) => z.carrierId === carrierId && z.country === place.country && z.postcode === place.postcode);
 
   const withZones = usable.map((o) => {
-    const ctx = { customerId: user.customer.id, siteId: site.id, serviceId: o.service.id };
+    const ctx = { customerId, siteId: site.id, serviceId: o.service.id };
     return {
       ...o,
       fromZone: resolveZone(candidatesFor(o.carrier.id, sender), { ...ctx, locality: sender.locality }),
