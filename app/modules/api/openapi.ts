@@ -17,6 +17,7 @@ import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
 import { sitesAccountsPaths } from "./openapi-sites-accounts";
+import { carriersAdminPaths } from "./openapi-carriers-admin";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -260,5 +261,6 @@ export const openApiDocument = {
     ...itemTypePaths,
     ...sitesAccountsPaths,
     ...recipientsPaths,
+    ...carriersAdminPaths,
   },
 } as const;
