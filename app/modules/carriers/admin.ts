@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { AdapterKind } from "./adapters.server";
 import { flag } from "../users/admin";
-import { VALIDATION_FIELD_TO_ACCOUNT, type ValidationField } from "../customers/accounts";
+import { VALIDATION_FIELD_TO_ACCOUNT, always, type ValidationField } from "../customers/accounts";
 
 export const CARRIER_MESSAGES = {
   saved: "Carrier was saved.",
@@ -129,8 +129,8 @@ export const carrierSchema = z
     ...flags(CARRIER_FLAGS),
   })
   .superRefine((v, ctx) => {
-    if (v.generic && v.app_carrier) ctx.addIssue({ code: "custom", path: ["app_carrier"], message: CARRIER_MESSAGES.exclusive });
-  });
+    if (v.generic === true && v.app_carrier === true) ctx.addIssue({ code: "custom", path: ["app_carrier"], message: CARRIER_MESSAGES.exclusive });
+  }, always);
 export type CarrierInput = z.infer<typeof carrierSchema>;
 
 export interface CarrierJson extends Record<CarrierFlag, boolean> {
@@ -197,7 +197,7 @@ export const validationSchema = z
     if (v.modifier === "equal" && v.validation.includes(",")) ctx.addIssue({ code: "custom", path: ["validation"], message: VALIDATION_MESSAGES.oneValue });
     const values = v.modifier === "in" ? v.validation.split(",").map((s) => s.trim()) : [v.validation];
     if (v.rule === "length" && values.some((s) => !/^\d+$/.test(s))) ctx.addIssue({ code: "custom", path: ["validation"], message: VALIDATION_MESSAGES.lengthNumber });
-  });
+  }, always);
 export type ValidationInput = z.infer<typeof validationSchema>;
 export type ValidationJson = ValidationInput & { id: number; carrier_id: number; carrier_code: string };
 

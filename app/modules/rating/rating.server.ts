@@ -101,6 +101,7 @@ export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown)
       lane,
       fuelPercentage: Number(levies.get(o.carrier.id) ?? 0),
       hideRates: o.hideRates,
+      noRatesProvided: o.service.payOnArrival,
       timeslots: {
         pickup: o.service.pickupAt || o.carrier.pickupAt,
         deliver_by: o.service.deliverBy || o.carrier.deliverBy,
