@@ -11,7 +11,7 @@ import { AppError, type FieldErrors } from "../../utils/errors";
 import { fieldErrorsFrom } from "../../utils/validation";
 import { sqlState } from "../../utils/http.server";
 import { adapterKind } from "./adapters.server";
-import { CARRIER_COLUMN_FLAGS, CARRIER_MESSAGES, CARRIER_OPTION_FLAGS, carrierSchema, type CarrierInput, type CarrierJson } from "./admin";
+import { CARRIER_MESSAGES, CARRIER_OPTION_FLAGS, carrierSchema, type CarrierInput, type CarrierJson } from "./admin";
 import { renameCodes } from "./rename.server";
 import { assertCarrierAdmin, fieldErrors } from "./access.server";
 
