@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { FilterBox } from "~/components/admin/FilterBox";
 import { Alerts } from "~/components/Alerts";
 import { carrierOf, listServices } from "~/modules/carriers/services.server";
 import { requireCarrierStaff, screenRead } from "~/modules/carriers/screens.server";
@@ -35,17 +36,7 @@ export default function Services() {
         </div>
       </div>
       {deleted ? <Alerts alerts={[{ type: "success", message: "Service was deleted." }]} /> : null}
-      <Form method="get" className="flex flex-wrap items-end gap-2" role="search" aria-label="Filter services">
-        <div>
-          <label htmlFor="filter" className="label">
-            Filter by code or name
-          </label>
-          <input id="filter" name="filter" type="search" defaultValue={filter} maxLength={100} className="input w-72" />
-        </div>
-        <button type="submit" className="btn">
-          Filter
-        </button>
-      </Form>
+      <FilterBox label="Filter by code or name" value={filter} formLabel="Filter services" />
       {services.length === 0 ? (
         <p className="text-sm text-slate-600">{filter ? "No service matches the filter." : "This carrier has no services yet."}</p>
       ) : (

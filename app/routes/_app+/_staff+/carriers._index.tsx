@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { FilterBox } from "~/components/admin/FilterBox";
 import { Alerts } from "~/components/Alerts";
 import { listCarriers } from "~/modules/carriers/admin.server";
 import { CARRIER_MESSAGES } from "~/modules/carriers/admin";
@@ -26,17 +27,7 @@ export default function Carriers() {
         </Link>
       </div>
       {deleted ? <Alerts alerts={[{ type: "success", message: CARRIER_MESSAGES.deleted }]} /> : null}
-      <Form method="get" className="flex flex-wrap items-end gap-2" role="search" aria-label="Filter carriers">
-        <div>
-          <label htmlFor="filter" className="label">
-            Filter by name or code
-          </label>
-          <input id="filter" name="filter" type="search" defaultValue={filter} maxLength={100} className="input w-72" />
-        </div>
-        <button type="submit" className="btn">
-          Filter
-        </button>
-      </Form>
+      <FilterBox label="Filter by name or code" value={filter} formLabel="Filter carriers" />
       {carriers.length === 0 ? (
         <p className="text-sm text-slate-600">{filter ? "No carrier matches the filter." : "There are no carriers yet."}</p>
       ) : (
