@@ -344,6 +344,7 @@ test("custom e-mails and declarations, as an admin", async ({ page }) => {
 });
 
 test("carriers, services and carrier account validations, as an admin", async ({ page }) => {
+  test.setTimeout(120_000);
   await signIn(page, "admin@example.com");
   const found = (await (await page.request.get("/api/carriers?filter=SIMEX", json)).json()) as { carriers: Array<{ id: number }> };
   const id = found.carriers[0]!.id;
