@@ -343,6 +343,20 @@ test("custom e-mails and declarations, as an admin", async ({ page }) => {
   await visit(page, `/customers/${ACME}/declarations`, "new declaration");
 });
 
+test("carriers, services and carrier account validations, as an admin", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, "admin@example.com");
+  const found = (await (await page.request.get("/api/carriers?filter=SIMEX", json)).json()) as { carriers: Array<{ id: number }> };
+  const id = found.carriers[0]!.id;
+  await visit(page, "/carriers", "carriers list");
+  await visit(page, `/carrier/${id}`, "carrier edit");
+  await visit(page, "/carrier", "new carrier");
+  await visit(page, `/carriers/${id}/services`, "carrier services");
+  await visit(page, `/carriers/${id}/service`, "new service");
+  await visit(page, `/carriers/${id}/carrier-account-validations`, "carrier account validations");
+  await visit(page, `/carriers/${id}/carrier-account-validation`, "new carrier account validation");
+});
+
 test("a super admin's home, and the finance view", async ({ page }) => {
   await signIn(page, "superadmin@example.com");
   await visit(page, "/home", "home (super admin)");

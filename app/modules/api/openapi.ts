@@ -20,6 +20,7 @@ import { itemTypePaths } from "./openapi-item-types";
 import { sitesAccountsPaths } from "./openapi-sites-accounts";
 // issue 17 item 6: online store
 import { storePaths } from "./openapi-stores";
+import { carriersAdminPaths } from "./openapi-carriers-admin";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -267,5 +268,6 @@ export const openApiDocument = {
     ...storePaths,
     ...recipientsPaths,
     ...bookingPaths,
+    ...carriersAdminPaths,
   },
 } as const;

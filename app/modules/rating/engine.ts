@@ -80,6 +80,8 @@ export interface ServiceOption {
   /** rates hidden from the customer (the spec's restricted account): shown as NA */
   hideRates: boolean;
   timeslots: { pickup: boolean; deliver_by: boolean; deliver_at: boolean };
+  /** the service's "No Rates Provided" (pay on arrival): offered, never priced */
+  noRatesProvided?: boolean;
 }
 
 export interface RatingItem {
@@ -271,6 +273,7 @@ function rateOne(input: RatingInput, option: ServiceOption): Rate | null {
     rule_applied: null,
     rating_detail: null,
   };
+  if (option.noRatesProvided) return base; // "No Rates Provided": price on arrival, whatever the card says
   const lane = option.lane;
   if (!lane || !option.fromZone || !option.toZone) return base; // no lane: price on application
   const itemCount = sum(input.items.map((i) => i.quantity));

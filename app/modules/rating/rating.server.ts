@@ -111,6 +111,7 @@ export async function rateAtSite(db: DbOrTx, customerId: number, site: RatingSit
       lane,
       fuelPercentage: Number(levies.get(o.carrier.id) ?? 0),
       hideRates: o.hideRates,
+      noRatesProvided: o.service.payOnArrival,
       timeslots: {
         pickup: o.service.pickupAt || o.carrier.pickupAt,
         deliver_by: o.service.deliverBy || o.carrier.deliverBy,
