@@ -33,7 +33,8 @@ export default defineConfig({
     command: "npx tsx server.ts",
     url: `http://127.0.0.1:${port}/login`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // a cold start migrates and seeds a fresh database; on a busy 2-core machine that took over 120 s
+    timeout: 300_000,
     stdout: "ignore",
     stderr: "pipe",
     env: {
