@@ -12,6 +12,8 @@ import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../a
 import { EXPORT_JOB, exportMessage, exportPayload, runExport, type ExportResult } from "../app/modules/exports/exports.server";
 import { removeOldExports } from "../app/modules/exports/files.server";
 import { DELETE_ALL_JOB, deleteAllMessage, deleteAllPayload, runDeleteAll, type DeleteAllResult } from "../app/modules/recipients/delete-all.server";
+import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
+import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -120,6 +122,13 @@ export const JOBS = {
     startMessage: "Deleting recipients...",
     doneMessage: (r: DeleteAllResult) => deleteAllMessage(r),
     run: ({ db }, payload, progress) => runDeleteAll(db, payload, progress),
+  }),
+  // /bulk_upload and POST /api/bulk_upload/import: a consignment or quote file (issue 17 item 4)
+  [BULK_UPLOAD_JOB]: define({
+    payload: bulkUploadPayload,
+    startMessage: "Reading the file...",
+    doneMessage: (r: ImportResult) => importMessage(r),
+    run: ({ db }, payload, progress) => runBulkImport(db, payload, progress),
   }),
 };
 

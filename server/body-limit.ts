@@ -25,6 +25,9 @@ const UPLOAD_PATH_PATTERNS = [
   "customers/\\d+/index_users",
   "api/customers/\\d+/recipients/import",
   "customers/\\d+/index_recipients",
+  // issue 17: the bulk upload and bulk redespatch calls and the bulk upload screen
+  "api/bulk_upload/(import|redespatch)",
+  "bulk_upload",
 ];
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */

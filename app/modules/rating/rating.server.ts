@@ -8,7 +8,7 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { rate, resolveZone, type Lane, type RateResponse, type ServiceOption, type ZoneCandidate } from "./engine";
 import { ratingPayloadSchema, type RatingPayload } from "./payload";
-import { laneKey, ratingData, type LaneWanted } from "./rating-data.server";
+import { laneKey, ratingData, type LaneWanted, type RatingData } from "./rating-data.server";
 import { ratesForViewer } from "./visibility";
 
 /**
@@ -25,7 +25,7 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
  * Reads what the engine needs through the reference data cache (one query while nothing changed),
  * then calls the pure engine.
  */
-export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
+export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown, cached?: RatingData): Promise<RateResponse> {
   const p: RatingPayload = parseOrThrow(ratingPayloadSchema, raw);
   const site = user.sites.find((s) => s.code.toLowerCase() === p.site_code.toLowerCase());
   if (!site) throw new AppError("invalid", "Site is not one of yours", { site_code: ["Site is not one of yours"] });
@@ -34,7 +34,8 @@ export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown)
 
   const sender: Place = { locality: p.sender_locality, postcode: p.sender_postcode, country: p.sender_country, sublocality: p.sender_sublocality };
   const receiver: Place = { locality: p.receiver_locality, postcode: p.receiver_postcode, country: p.receiver_country, sublocality: p.receiver_sublocality };
-  const data = await ratingData(db);
+  // a caller rating many (the bulk upload) reads the reference data once for all of them
+  const data = cached ?? (await ratingData(db));
   const [[senderPlace, receiverPlace], offered] = await Promise.all([data.places([sender, receiver]), data.offered(site.id)]);
   const errors: Record<string, string[]> = {};
   if (!senderPlace) errors.sender_locality = ["Invalid sender locality"];
