@@ -44,6 +44,7 @@ export interface ImportResult {
 export const progressMessage = (done: number, total: number) => `Processed ${done} of ${total} consignments`;
 export const importMessage = (r: ImportResult) =>
   `${r.created} ${r.kind === "quote" ? "quote" : "consignment"}${r.created === 1 ? "" : "s"} created${r.skipped_total ? `; ${r.skipped_total} line${r.skipped_total === 1 ? "" : "s"} skipped` : ""}.`;
+const SELECT_SERVICE = "Please select a carrier service";
 export const ALREADY_UPLOADED = "These rows were already uploaded in another file: the consignment was not created again";
 
 /** What is read once per upload. */
@@ -136,8 +137,12 @@ async function check(db: DbOrTx, ctx: Context, input: ConsignmentInput): Promise
     if (e instanceof AppError) return { errors: e.fieldErrors };
     throw e;
   }
-  // a bulk upload makes only what the screen would make ready: anything still missing skips it
-  if (Object.keys(done.errors).length || !done.rate) return { errors: Object.keys(done.errors).length ? done.errors : { carrier_name: ["No carrier service can carry this consignment"] } };
+  // a bulk upload makes only what the screen would make ready: anything still missing skips it.
+  // The service is optional in a file, so "select a carrier service" (the screen's prompt while
+  // something else keeps it from rating) is left out when there are real reasons
+  const { carrier_name: selection, ...rest } = done.errors;
+  const reasons = selection && (Object.keys(rest).length === 0 || !selection.every((m) => m === SELECT_SERVICE)) ? done.errors : rest;
+  if (Object.keys(reasons).length || !done.rate) return { errors: Object.keys(reasons).length ? reasons : { carrier_name: ["No carrier service can carry this consignment"] } };
   const ss = (await ctx.lookups.data.offered(site.id)).find((o) => o.ss.id === done.rate!.site_service_id);
   const offered: OfferedService | null = ss ? { serviceId: ss.service.id, carrierAccountId: ss.ss.carrierAccountId, printConsignments: ss.carrier.printConsignments } : null;
   const state: ConsignmentState = ctx.kind === "quote" ? "quote" : "despatchable";

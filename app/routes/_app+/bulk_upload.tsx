@@ -37,6 +37,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const resultLine = (created: number, total: number, skipped: number, noun: string) =>
+  `${plural(created, noun)} created of ${total} in the file${skipped ? `; ${plural(skipped, "line")} skipped` : ""}.`;
+
 const KIND_LABEL = { consignment: "Consignments", quote: "Quotes" } as const;
 
 export default function BulkUpload() {
@@ -72,7 +76,7 @@ export default function BulkUpload() {
 
       {upload && !result ? (
         <section className="card space-y-2" aria-label="Upload progress">
-          <h2 className="font-semibold">Uploading {upload.fileName}</h2>
+          <h2 className="font-semibold">{`Uploading ${upload.fileName}`}</h2>
           <JobProgress jobId={upload.job.id} initial={upload.job as JobStatusJson} onDone={() => revalidator.revalidate()} />
           <p className="text-sm text-slate-600">
             The file is being processed. <Link to={`/bulk_upload?upload=${upload.id}`}>Refresh</Link> to see the progress and the result.
@@ -81,12 +85,8 @@ export default function BulkUpload() {
       ) : null}
       {upload && result ? (
         <section className="card space-y-2" aria-label="Upload result" data-testid="bulk-upload-result">
-          <h2 className="font-semibold">Result of {upload.fileName}</h2>
-          <p role="status">
-            {result.created} {upload.kind === "quote" ? "quote" : "consignment"}
-            {result.created === 1 ? "" : "s"} created of {result.total} in the file
-            {result.skipped_total ? `; ${result.skipped_total} line${result.skipped_total === 1 ? "" : "s"} skipped` : ""}.
-          </p>
+          <h2 className="font-semibold">{`Result of ${upload.fileName}`}</h2>
+          <p role="status">{resultLine(result.created, result.total, result.skipped_total, upload.kind === "quote" ? "quote" : "consignment")}</p>
           <Link to={listPath} className="btn-primary">
             {upload.kind === "quote" ? "Go to the quotes" : "Go to the consignment list"}
           </Link>
