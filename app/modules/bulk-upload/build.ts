@@ -137,8 +137,5 @@ export function errorsByLine(group: Group, fieldErrors: FieldErrors): LineError[
 export function skippedLines(group: Group, bad: LineError[]): LineError[] {
   const badLines = new Set(bad.map((b) => b.line));
   const first = Math.min(...bad.map((b) => b.line));
-  return group.rows
-    .map((r) => bad.find((b) => b.line === r.line) ?? { line: r.line, errors: [`Skipped with its consignment: line ${first} has errors`] })
-    .filter((l) => badLines.has(l.line) || l.errors.length)
-    .sort((a, b) => a.line - b.line);
+  return group.rows.map((r) => (badLines.has(r.line) ? bad.find((b) => b.line === r.line)! : { line: r.line, errors: [`Skipped with its consignment: line ${first} has errors`] }));
 }
