@@ -17,6 +17,8 @@ import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
 import { sitesAccountsPaths } from "./openapi-sites-accounts";
+// issue 17: bulk upload
+import { bulkUploadPaths } from "./openapi-bulk-upload";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -259,6 +261,7 @@ export const openApiDocument = {
     ...exportPaths,
     ...itemTypePaths,
     ...sitesAccountsPaths,
+    ...bulkUploadPaths,
     ...recipientsPaths,
   },
 } as const;
