@@ -14,6 +14,8 @@ import { removeOldExports } from "../app/modules/exports/files.server";
 import { DELETE_ALL_JOB, deleteAllMessage, deleteAllPayload, runDeleteAll, type DeleteAllResult } from "../app/modules/recipients/delete-all.server";
 import { BOOK_JOB, bookOutcome, bookPayload, runBookings, type BookResult } from "../app/modules/bookings/book.server";
 import { BOOKING } from "../app/modules/bookings/rules";
+import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
+import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -130,6 +132,13 @@ export const JOBS = {
     doneMessage: (r: BookResult) => bookOutcome(r).message,
     errorsOf: (r: BookResult) => bookOutcome(r).errors,
     run: ({ db, mailer }, payload, progress) => runBookings(db, mailer, payload, progress),
+  }),
+  // /bulk_upload and POST /api/bulk_upload/import: a consignment or quote file (issue 17 item 4)
+  [BULK_UPLOAD_JOB]: define({
+    payload: bulkUploadPayload,
+    startMessage: "Reading the file...",
+    doneMessage: (r: ImportResult) => importMessage(r),
+    run: ({ db }, payload, progress) => runBulkImport(db, payload, progress),
   }),
 };
 

@@ -28,6 +28,9 @@ const UPLOAD_PATH_PATTERNS = [
   // issue 17: store products import, the call and its screen
   "api/customers/\\d+/store/products/import",
   "customers/\\d+/store/\\d+/products",
+  // issue 17: the bulk upload and bulk redespatch calls and the bulk upload screen
+  "api/bulk_upload/(import|redespatch)",
+  "bulk_upload",
 ];
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */

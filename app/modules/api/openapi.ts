@@ -21,6 +21,8 @@ import { sitesAccountsPaths } from "./openapi-sites-accounts";
 // issue 17 item 6: online store
 import { storePaths } from "./openapi-stores";
 import { carriersAdminPaths } from "./openapi-carriers-admin";
+// issue 17: bulk upload
+import { bulkUploadPaths } from "./openapi-bulk-upload";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -266,6 +268,7 @@ export const openApiDocument = {
     ...sitesAccountsPaths,
     // issue 17 item 6: online store
     ...storePaths,
+    ...bulkUploadPaths,
     ...recipientsPaths,
     ...bookingPaths,
     ...carriersAdminPaths,

@@ -6,7 +6,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { carriers, services } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { findPlaces } from "../localities/localities.server";
+import { findPlaces, type Place } from "../localities/localities.server";
+import type { RatingData } from "../rating/rating-data.server";
 import { todayIn } from "../calendar/site-time";
 import { rateWithCosts } from "../rating/rating.server";
 import type { Rate, RateResponse } from "../rating/engine";
@@ -20,6 +21,15 @@ const SELECTION_FIELD = "carrier_name";
 
 /** `carrier:service` as the engine's preselection names a service. */
 export const serviceKey = (carrierCode: string, serviceCode: string) => `${carrierCode}:${serviceCode}`;
+
+/**
+ * What a caller completing many consignments has already read (the bulk upload): the rating
+ * reference data, and the services by their codes. Absent, each is read here.
+ */
+export interface CompletionLookups {
+  data?: RatingData;
+  serviceByCodes?: (carrierCode: string, serviceCode: string) => { id: number; serviceCode: string; carrierCode: string } | undefined;
+}
 
 export interface Completed {
   errors: FieldErrors;
@@ -43,6 +53,7 @@ export async function complete(
   returnType: "return" | "third_party" | null,
   referenceChoices: { value: string }[] | null,
   now: Date,
+  lookups: CompletionLookups = {},
 ): Promise<Completed> {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
@@ -54,7 +65,7 @@ export async function complete(
   const receiver = input.receiver_address;
   if (!sender) add("sender_address", "Sender address is required");
   if (!receiver) add("receiver_address", "Receiver address is required");
-  const found = await findPlaces(db, [sender, receiver].flatMap((a) => (a ? [{ locality: placeName(a) ?? "", postcode: a.postcode ?? "", country: a.country }] : [])));
+  const found = await (lookups.data ? lookups.data.places : (list: Place[]) => findPlaces(db, list))([sender, receiver].flatMap((a) => (a ? [{ locality: placeName(a) ?? "", postcode: a.postcode ?? "", country: a.country }] : [])));
   const senderPlace = sender ? found.shift() : null;
   const receiverPlace = receiver ? found.shift() : null;
   if (sender && !senderPlace) add("sender_address.locality", "Invalid sender locality");
@@ -86,11 +97,14 @@ export async function complete(
   // the requested service, by codes, among the services of the site
   let requested: { serviceId: number; key: string } | null = null;
   if (input.carrier_code && input.service_code) {
-    const [row] = await db
-      .select({ id: services.id, serviceCode: services.code, carrierCode: carriers.code })
-      .from(services)
-      .innerJoin(carriers, eq(carriers.id, services.carrierId))
-      .where(and(sql`lower(${carriers.code}) = ${input.carrier_code.toLowerCase()}`, sql`lower(${services.code}) = ${input.service_code.toLowerCase()}`));
+    const row = lookups.serviceByCodes
+      ? lookups.serviceByCodes(input.carrier_code, input.service_code)
+      : await db
+          .select({ id: services.id, serviceCode: services.code, carrierCode: carriers.code })
+          .from(services)
+          .innerJoin(carriers, eq(carriers.id, services.carrierId))
+          .where(and(sql`lower(${carriers.code}) = ${input.carrier_code.toLowerCase()}`, sql`lower(${services.code}) = ${input.service_code.toLowerCase()}`))
+          .then((r) => r[0]);
     if (!row) add(SELECTION_FIELD, `Unknown carrier service ${input.carrier_code} ${input.service_code}`);
     else requested = { serviceId: row.id, key: serviceKey(row.carrierCode, row.serviceCode) };
   }
@@ -112,6 +126,7 @@ export async function complete(
       consignment_id: existing?.id,
       preselected_carrier_service: requested?.key ?? input.preselected_carrier_service,
     }),
+    lookups.data,
   );
   let chosen: Rate | null = null;
   if (requested) {

@@ -3,43 +3,26 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import {
   addresses,
-  carriers,
   consignmentItems,
   consignments,
   dangerousGoodsItems,
   itemTypes,
-  services,
-  siteServices,
   type ConsignmentState,
 } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { skippedLocalTimes, todayIn } from "../calendar/site-time";
-import { itemVolume, type Som } from "../rating/measure";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { isEditable, roundUpToQuarter } from "./rules";
+import { isEditable } from "./rules";
 import { addressValues } from "../addresses/address-json";
-import { consignmentInputSchema, type ConsignmentInput, type ReturnInfoInput } from "./schema";
+import { consignmentInputSchema, type ConsignmentInput } from "./schema";
+import { consignmentValues, dangerousGoodsValues, itemValues, offeredServiceOf, quoteQuantityErrors } from "./saved-values.server";
 import { transition } from "./lifecycle";
-import { loadRow, STALE_MESSAGE, toJson, type ConsignmentJson, type ConsignmentRow, type ReturnInfo } from "./consignments.server";
-import { complete, serviceKey } from "./completion.server";
+import { loadRow, STALE_MESSAGE, toJson, type ConsignmentJson, type ConsignmentRow } from "./consignments.server";
+import { complete } from "./completion.server";
 import { writeAudit } from "./audit.server";
 import { customReferenceChoices } from "./custom-reference.server";
 import { completeLabelRecords } from "../numbers/label-records.server";
-
-/** Pickup times rounded up to the next quarter hour (spec 1 section 9). */
-function returnInfoValues(info: ReturnInfoInput | null | undefined): ReturnInfo {
-  const round = (t: string | null) => (t ? `${t.slice(0, 10)} ${roundUpToQuarter(t.slice(11, 16))}` : null);
-  return {
-    ready_at: round(info?.ready_at ?? null),
-    closing_at: round(info?.closing_at ?? null),
-    contact_name: info?.contact_name ?? null,
-    phone_number: info?.phone_number ?? null,
-    pickup_location: info?.pickup_location ?? null,
-    email: info?.email ?? null,
-    email_body: info?.email_body ?? null,
-  };
-}
 
 /** The consignment's own copy of an address: updated in place, created on first save, removed when cleared. */
 async function writeAddress(tx: DbOrTx, currentId: number | null, values: ReturnType<typeof addressValues> | null): Promise<number | null> {
@@ -85,7 +68,7 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     if (existing && (existing.isQuote !== isQuote || existing.returnType !== returnType)) throw notFound(isQuote ? "Quote" : "Consignment");
     if (isQuote) {
       // quotes take 1 or 2 digit quantities (spec 1 section 5)
-      const errors = Object.fromEntries(input.items.flatMap((item, i) => (item.quantity > 99 ? [[`items.${i}.quantity`, ["Quantity must be 1 or 2 digits"]]] : [])));
+      const errors = quoteQuantityErrors(input.items);
       if (Object.keys(errors).length) throw new AppError("invalid", "Quantity must be 1 or 2 digits", errors);
     }
     if (existing) {
@@ -125,63 +108,12 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
         ? ready ? "despatchable" : "open"
         : transition(existing.state, existing.state === "quote" ? (ready ? "promote_complete" : "promote_incomplete") : ready ? "complete" : "incomplete");
 
-    const cheapest = response?.carriers.find((r) => !r.is_poa && r.total != null) ?? null;
-    const ruleBased = response && response.selected_index != null ? response.carriers[response.selected_index] : null;
     // the rated site service names the service and the site's account for it, which owns the number ranges
-    const offered = rate
-      ? await tx
-          .select({ serviceId: siteServices.serviceId, carrierAccountId: siteServices.carrierAccountId, printConsignments: carriers.printConsignments })
-          .from(siteServices)
-          .innerJoin(services, eq(services.id, siteServices.serviceId))
-          .innerJoin(carriers, eq(carriers.id, services.carrierId))
-          .where(eq(siteServices.id, rate.site_service_id))
-          .then((r) => r[0] ?? null)
-      : null;
-    const chosenService = rate ? (offered?.serviceId ?? null) : serviceId;
-    const carrierAccountId = rate ? (offered?.carrierAccountId ?? null) : (existing?.carrierAccountId ?? null);
-
+    const offered = rate ? await offeredServiceOf(tx, rate.site_service_id) : null;
     const senderId = await writeAddress(tx, existing?.senderAddressId ?? null, input.sender_address ? addressValues(user.customer.id, site.id, input.sender_address, site.som) : null);
     const receiverId = await writeAddress(tx, existing?.receiverAddressId ?? null, input.receiver_address ? addressValues(user.customer.id, site.id, input.receiver_address, site.som) : null);
 
-    const listColumns = listColumnsOf(input, returnType, site.som);
-    const values = {
-      siteId: site.id,
-      reference: input.reference,
-      customReference: input.custom_reference,
-      despatchDate: input.despatch_date,
-      accountPayable: input.account_payable,
-      chargeAccount: input.charge_account,
-      specialInstructions: input.special_instructions,
-      specialRequirements: input.special_requirements,
-      pickupAt: input.pickup_at,
-      deliverBy: input.deliver_by,
-      deliverAt: input.deliver_at,
-      senderAddressId: senderId,
-      receiverAddressId: receiverId,
-      serviceId: chosenService,
-      carrierAccountId,
-      serviceRate: rate?.total != null ? String(rate.total) : null,
-      serviceRateExclGst: rate?.total_exclusive != null ? String(rate.total_exclusive) : null,
-      estimatedDeliveryDate: rate?.estimated_delivery_date ?? null,
-      poaCarrier: Boolean(rate?.is_poa),
-      preselectedCarrierService: input.preselected_carrier_service,
-      preselectedServiceType: input.preselected_service_type,
-      ruleBasedService: ruleBased ? serviceKey(ruleBased.code, ruleBased.service_code) : null,
-      cheapestCarrierService: cheapest ? serviceKey(cheapest.code, cheapest.service_code) : null,
-      cheapestCarrierRate: cheapest?.total != null ? String(cheapest.total) : null,
-      cheapestCarrierRateExclGst: cheapest?.total_exclusive != null ? String(cheapest.total_exclusive) : null,
-      carrierSelectionBy: rate ? user.id : (existing?.carrierSelectionBy ?? null),
-      ratingDetail: rate?.rating_detail ? { ...rate.rating_detail, hidden: rate.is_na } : null,
-      options: { ...(existing?.options ?? {}), ...(input.options ?? {}) },
-      returnInfo: returnType ? returnInfoValues(input.return_info) : null,
-      // the carrier wants a consignment note (print_consignments); dangerous goods want their document
-      printConnote: rate ? Boolean(offered?.printConsignments) : (existing?.printConnote ?? false),
-      printDangerousGoodsDocuments: listColumns.hazardous,
-      ...listColumns,
-      errors,
-      state,
-      updatedAt: now,
-    };
+    const values = consignmentValues({ input, siteId: site.id, som: site.som, returnType, rate, response, offered, existing, serviceId, userId: user.id, errors, state, now, senderId, receiverId });
 
     let saved: ConsignmentRow;
     // the SSCCs printed on a line's labels stay with it while the line keeps its place, quantity and type
@@ -214,20 +146,9 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
           .insert(consignmentItems)
           .values(
             input.items.map((item, position) => {
-              const volume = itemVolume(item, site.som);
               return {
+                ...itemValues(item, position, site.som, typeById),
                 consignmentId: saved.id,
-                position,
-                quantity: item.quantity,
-                itemTypeId: item.item_type_id && typeById.has(item.item_type_id) ? item.item_type_id : null,
-                itemTypeDescription: item.item_type_id ? (typeById.get(item.item_type_id)?.description ?? null) : null,
-                reference: item.reference,
-                length: String(item.length),
-                width: String(item.width),
-                height: String(item.height),
-                weightInUom: String(item.weight_in_uom),
-                totalVolume: volume == null ? null : String(volume),
-                consolidated: item.consolidated,
                 ssccs: (() => {
                   if (options.lineSsccs?.[position]?.length) return options.lineSsccs[position];
                   const was = printedLines.find((l) => l.position === position);
@@ -239,27 +160,12 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
           .returning({ id: consignmentItems.id, position: consignmentItems.position })
       : [];
     const itemIdAt = new Map(itemRows.map((r) => [r.position, r.id]));
-    const dgValues = input.items.flatMap((item, position) =>
-      item.dangerous_goods_items
-        .filter(isDangerousGoodsLine)
-        .map((d) => ({
-          itemId: itemIdAt.get(position)!,
-          unNumber: d.un_number ?? "",
-          properShippingName: d.proper_shipping_name ?? "",
-          technicalName: d.technical_name,
-          hazardClass: d.hazard_class,
-          packingGroup: d.packing_group,
-          subHazard: d.sub_hazard,
-          weightInUom: d.weight_in_uom > 0 ? String(d.weight_in_uom) : null,
-          nos: d.nos,
-          som: site.som,
-        })),
-    );
+    const dgValues = dangerousGoodsValues(input.items, itemIdAt, site.som);
     if (dgValues.length) await tx.insert(dangerousGoodsItems).values(dgValues);
 
     // labels once printed stay whole: a line added or changed since (a merge, a consolidation) gets its SSCCs now
-    if (existing?.labelsPrintedAt && state === "despatchable" && carrierAccountId) {
-      const labels = await completeLabelRecords(tx, [{ id: saved.id, carrierAccountId }]);
+    if (existing?.labelsPrintedAt && state === "despatchable" && values.carrierAccountId) {
+      const labels = await completeLabelRecords(tx, [{ id: saved.id, carrierAccountId: values.carrierAccountId }]);
       saved = { ...saved, numberOfLabels: labels.get(saved.id)! };
     }
 
@@ -267,23 +173,6 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
     await writeAudit(tx, user, saved.id, saved.version, before, after);
     return { consignment: after, complete: Object.keys(errors).length === 0 && Boolean(rate) };
   });
-}
-
-/** A dangerous goods line is kept (and counts) once it names its UN number or shipping name. */
-const isDangerousGoodsLine = (d: { un_number?: string | null; proper_shipping_name?: string | null }) => Boolean(d.un_number || d.proper_shipping_name);
-
-/** The list columns kept with the row (party, items, weight, volume, hazardous, item references), from what is saved. */
-function listColumnsOf(input: ConsignmentInput, returnType: string | null, som: Som) {
-  const party = returnType ? input.sender_address : input.receiver_address;
-  const references = input.items.map((i) => i.reference?.trim()).filter(Boolean);
-  return {
-    partyName: party?.name ?? null,
-    itemCount: input.items.reduce((n, i) => n + (i.quantity > 0 ? i.quantity : 0), 0),
-    totalWeight: String(input.items.reduce((n, i) => n + (i.weight_in_uom > 0 ? i.weight_in_uom : 0), 0)),
-    totalVolume: String(input.items.reduce((n, i) => n + (itemVolume(i, som) ?? 0), 0)),
-    hazardous: input.items.some((i) => i.dangerous_goods_items.some(isDangerousGoodsLine)),
-    itemReferences: references.length ? references.join(", ") : null,
-  };
 }
 
 /** The site a consignment is sent from: one of the user's sites, by code or id; else the one it has, the user's default, or the first. */

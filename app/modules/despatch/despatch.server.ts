@@ -139,6 +139,36 @@ export async function requestRedespatch(db: DbOrTx, queue: JobQueue, user: Curre
   });
 }
 
+/**
+ * Bulk redespatch (POST /api/bulk_upload/redespatch): the failed manifests of these consignments
+ * (scoped to the user), each with every failed consignment on it, sent again in one job. Null when
+ * none of them is left to send.
+ */
+export async function redespatchManifestsOf(db: DbOrTx, queue: JobQueue, user: CurrentUser, ids: number[]): Promise<{ job_id: string; ids: number[] } | null> {
+  if (!ids.length) return null;
+  return db.transaction(async (tx) => {
+    // read unlocked, then locked together in id order as requestRedespatch does (no deadlock with it)
+    const probes = await lockScoped(tx, user, ids, false);
+    const manifestIds = [...new Set(probes.flatMap((r) => (isFailed(r.state) && r.manifestId ? [r.manifestId] : [])))];
+    if (!manifestIds.length) return null;
+    const locked = await tx
+      .select()
+      .from(consignments)
+      .where(and(eq(consignments.customerId, user.customer.id), inArray(consignments.manifestId, manifestIds)))
+      .orderBy(asc(consignments.id))
+      .for("update");
+    const rows = locked.filter((r) => r.state === "despatch_failure" || r.state === "permanently_failed");
+    if (!rows.length) return null;
+    await markDespatching(tx, rows, "redespatch", user.id);
+    const { jobId } = await queue.enqueue(
+      "consignments.redespatch",
+      { ids: rows.map((r) => r.id), customerId: user.customer.id, userId: user.id, sendEmail: false },
+      { tx, userId: user.id, customerId: user.customer.id, siteIds: sitesOf(rows) },
+    );
+    return { job_id: jobId, ids: rows.map((r) => r.id) };
+  });
+}
+
 export const despatchPayload = z.object({
   ids: z.array(z.number().int().positive()).min(1),
   customerId: z.number().int().positive(),

@@ -67,6 +67,8 @@ const stampStatement = preparedFor((db) =>
   db.select({ instance: ratingDataVersion.instance, xmin: sql<string>`xmin::text`, version: ratingDataVersion.version }).from(ratingDataVersion).prepare("rating_data_version"),
 );
 
+export type RatingData = Awaited<ReturnType<typeof ratingData>>;
+
 /** The cached reference data as of now; one query unless something changed. */
 export async function ratingData(db: DbOrTx) {
   const [stamp] = await stampStatement(db).execute();

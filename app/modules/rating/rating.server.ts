@@ -8,7 +8,7 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { rate, resolveZone, type Lane, type RateResponse, type ServiceOption, type ZoneCandidate } from "./engine";
 import { ratingPayloadSchema, type RatingPayload } from "./payload";
-import { laneKey, ratingData, type LaneWanted } from "./rating-data.server";
+import { laneKey, ratingData, type LaneWanted, type RatingData } from "./rating-data.server";
 import { ratesForViewer } from "./visibility";
 
 /**
@@ -25,13 +25,13 @@ export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknow
  * Reads what the engine needs through the reference data cache (one query while nothing changed),
  * then calls the pure engine.
  */
-export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
+export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown, cached?: RatingData): Promise<RateResponse> {
   const p: RatingPayload = parseOrThrow(ratingPayloadSchema, raw);
   const site = user.sites.find((s) => s.code.toLowerCase() === p.site_code.toLowerCase());
   if (!site) throw new AppError("invalid", "Site is not one of yours", { site_code: ["Site is not one of yours"] });
   // the schema refuses what is past everywhere on Earth; here the past is the sending site's
   if (p.despatch_date < todayIn(site.timezone)) throw new AppError("invalid", DESPATCH_DATE_PAST, { despatch_date: [DESPATCH_DATE_PAST] });
-  return rateAtSite(db, user.customer.id, site, p);
+  return rateAtSite(db, user.customer.id, site, p, cached);
 }
 
 /** The sending site as rating reads it. */
@@ -41,10 +41,11 @@ export type RatingSite = Pick<SiteSummary, "id" | "code" | "som" | "region">;
  * Prices a checked payload at one of a customer's sites, buy side included. Callers have already
  * decided the site is the caller's to send from (a user's site, or an online store's own site).
  */
-export async function rateAtSite(db: DbOrTx, customerId: number, site: RatingSite, p: RatingPayload): Promise<RateResponse> {
+export async function rateAtSite(db: DbOrTx, customerId: number, site: RatingSite, p: RatingPayload, cached?: RatingData): Promise<RateResponse> {
   const sender: Place = { locality: p.sender_locality, postcode: p.sender_postcode, country: p.sender_country, sublocality: p.sender_sublocality };
   const receiver: Place = { locality: p.receiver_locality, postcode: p.receiver_postcode, country: p.receiver_country, sublocality: p.receiver_sublocality };
-  const data = await ratingData(db);
+  // a caller rating many (the bulk upload) reads the reference data once for all of them
+  const data = cached ?? (await ratingData(db));
   const [[senderPlace, receiverPlace], offered] = await Promise.all([data.places([sender, receiver]), data.offered(site.id)]);
   const errors: Record<string, string[]> = {};
   if (!senderPlace) errors.sender_locality = ["Invalid sender locality"];

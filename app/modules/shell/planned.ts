@@ -15,7 +15,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   invoices: { title: "Invoice reconciliations", release: "finance" },
   branding: { title: "Branding", release: "administration" },
   myob: { title: "MYOB link", release: "finance" },
-  bulk_upload: { title: "Bulk uploader", release: "bulk upload" },
 };
 
 /**
