@@ -25,6 +25,9 @@ const UPLOAD_PATH_PATTERNS = [
   "customers/\\d+/index_users",
   "api/customers/\\d+/recipients/import",
   "customers/\\d+/index_recipients",
+  // issue 17 item 7: branding images (two of up to 2 MB each), the call and its screen
+  "api/customers/\\d+/branding",
+  "branding",
 ];
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */
