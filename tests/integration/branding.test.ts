@@ -94,7 +94,7 @@ describe("PUT /api/customers/{id}/branding", () => {
   it("keeps one branding per country, environment and site", async () => {
     const customer = await createCustomer(server.db, { code: "BRANDX" });
     const site = await createSite(server.db, customer.id, { code: "BX1", name: "Brand Site" });
-    const scopes = [
+    const scopes: Array<Record<string, string>> = [
       { country_code: "au", env: "production" },
       { country_code: "nz", env: "production" },
       { country_code: "au", env: "development" },

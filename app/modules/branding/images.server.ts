@@ -48,9 +48,9 @@ function keepOnlyLocalReferences(tagName: string, attribs: Record<string, string
 }
 
 /** The SVG's text reduced to the allow-list; refused when it is no SVG drawing (or declares entities). */
-export function sanitizeSvg(text: string): string {
+export function sanitizeSvg(text: string, field = "file"): string {
   // a DOCTYPE can declare entities (external ones read files); a logo never needs one
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw refuse("file", BRANDING_MESSAGES.badSvg);
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw refuse(field, BRANDING_MESSAGES.badSvg);
   const clean = sanitizeHtml(text, {
     allowedTags: SVG_TAGS,
     allowedAttributes: { "*": SVG_ATTRIBUTES },
@@ -62,7 +62,7 @@ export function sanitizeSvg(text: string): string {
     parser: { xmlMode: true },
     transformTags: { "*": keepOnlyLocalReferences },
   }).trim();
-  if (!/^<svg[\s>]/.test(clean) || !clean.endsWith("</svg>")) throw refuse("file", BRANDING_MESSAGES.badSvg);
+  if (!/^<svg[\s>]/.test(clean) || !clean.endsWith("</svg>")) throw refuse(field, BRANDING_MESSAGES.badSvg);
   return clean;
 }
 
@@ -71,7 +71,8 @@ const refuse = (field: string, message: string) => new AppError("invalid", messa
 /** What the bytes look like as text: an SVG drawing (after an XML declaration or comments), or not. */
 function looksLikeSvg(bytes: Uint8Array): boolean {
   const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 1024)).replace(/^\uFEFF/, "");
-  const rest = head.replace(/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*/, "");
+  // past an XML declaration, comments and a DOCTYPE (which sanitizeSvg then refuses by name)
+  const rest = head.replace(/^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>)\s*)*/i, "");
   return /^<svg[\s>]/i.test(rest);
 }
 
@@ -94,5 +95,5 @@ export async function checkBrandingImage(file: File, field: string): Promise<{ t
   if ((named && named !== type) || (claimsImage && claimed !== type)) throw refuse(field, BRANDING_MESSAGES.mismatch);
   if (type !== "image/svg+xml") return { type, bytes: Buffer.from(bytes) };
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-  return { type, bytes: Buffer.from(sanitizeSvg(text), "utf-8") };
+  return { type, bytes: Buffer.from(sanitizeSvg(text, field), "utf-8") };
 }
