@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 
-export const AUTHENTICITY_FIELD = "authenticity_token";
+export { AUTHENTICITY_FIELD } from "./authenticity";
 
 export function authenticityToken(sessionToken: string): string {
   return createHash("sha256").update(`authenticity:${sessionToken}`).digest("base64url");

@@ -1,11 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useRef, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { FieldError, fieldAria, useFocusFirstInvalid } from "~/components/Field";
 import { Typeahead } from "~/components/Typeahead";
 import { requireStaff } from "~/modules/auth/guard.server";
-import { AUTHENTICITY_FIELD, authenticityToken } from "~/modules/auth/authenticity.server";
+import { AUTHENTICITY_FIELD } from "~/modules/auth/authenticity";
+import { authenticityToken } from "~/modules/auth/authenticity.server";
 import { homeButtons } from "~/modules/auth/roles";
 import type { Supplier } from "~/modules/accounting/adapter";
 import { MYOB_MESSAGES } from "~/modules/accounting/accounting";
@@ -26,9 +27,9 @@ async function requireMyob(context: LoaderFunctionArgs["context"], request: Requ
 /** /myob: the connection, its outcome once after authenticating, and each carrier's supplier. `?saved=1`: the mapping was saved. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, token } = await requireMyob(context, request);
-  const outcome = readOutcome(request);
-  const alerts: Alert[] = outcome ? [outcome] : new URL(request.url).searchParams.has("saved") ? [{ type: "success", message: MYOB_MESSAGES.saved }] : [];
-  const body = { status: await myobStatus(context.db, user), alerts, authenticityToken: authenticityToken(token ?? "") };
+  const outcome: Alert | null = readOutcome(request);
+  const alerts: Alert[] = new URL(request.url).searchParams.has("saved") ? [{ type: "success", message: MYOB_MESSAGES.saved }] : [];
+  const body = { status: await myobStatus(context.db, user), outcome, alerts, authenticityToken: authenticityToken(token ?? "") };
   return outcome ? data(body, { headers: { "Set-Cookie": clearOutcomeCookie } }) : body;
 }
 
@@ -91,7 +92,13 @@ function SupplierField({ code, carrierName, initial, errors }: { code: string; c
 }
 
 export default function Myob() {
-  const { status, alerts, authenticityToken: token } = useLoaderData<typeof loader>();
+  const { status, outcome, alerts, authenticityToken: token } = useLoaderData<typeof loader>();
+  // the outcome is read once (its cookie is then cleared): a revalidation of this same visit must not take it away
+  const location = useLocation();
+  const kept = useRef<{ key: string; alert: Alert | null }>({ key: location.key, alert: outcome });
+  if (kept.current.key !== location.key) kept.current = { key: location.key, alert: outcome };
+  else if (outcome) kept.current.alert = outcome;
+  const shown = kept.current.alert ? [kept.current.alert, ...alerts] : alerts;
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const errors: FieldErrors = result?.errors ?? {};
@@ -99,7 +106,7 @@ export default function Myob() {
   return (
     <div className="max-w-3xl space-y-4">
       <h1 className="text-xl font-semibold">MYOB</h1>
-      <Alerts alerts={result?.message ? [{ type: "error", message: result.message }] : alerts} />
+      <Alerts alerts={result?.message ? [{ type: "error", message: result.message }] : shown} />
       <section className="card space-y-2" aria-labelledby="myob-connection">
         <h2 id="myob-connection" className="font-semibold">
           Connection
