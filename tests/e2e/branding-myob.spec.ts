@@ -12,9 +12,10 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10" onload="alert(1)"><rect width="40" height="10" fill="#0369a1"/><script>alert(2)</script></svg>';
 
 test("an admin uploads a logo and background and sees them on the branded login page", async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000); // an upload, a reload and a second browser context: over the default 30 s on a loaded machine
   await signIn(page, "admin@example.com", "/branding");
   await expect(page.getByRole("heading", { name: "Branding", exact: true })).toBeVisible();
-  const customerId = Number(await page.getByLabel("Customer").inputValue());
+  const customerId = Number(await page.getByLabel("Customer", { exact: true }).inputValue());
   const prefix = `e2e${Date.now() % 100000}`;
   expect((await page.request.put(`/api/customers/${customerId}`, { ...json, data: { branding_prefix: prefix } })).status()).toBe(200);
   await page.reload();
@@ -60,6 +61,7 @@ test("an admin uploads a logo and background and sees them on the branded login 
 });
 
 test("an admin authenticates with the simulated MYOB and maps a carrier to a supplier by typeahead", async ({ page }) => {
+  test.setTimeout(90_000); // three full page loads (consent and back) and a typeahead
   await signIn(page, "admin@example.com", "/myob");
   await expect(page.getByRole("heading", { name: "MYOB", exact: true })).toBeVisible();
   await countMouse(page);

@@ -8,10 +8,10 @@ const NAME = "myob_outcome";
 type Outcome = { ok: true } | { ok: false; message: string };
 
 export function outcomeCookie(outcome: Outcome): string {
-  return `${NAME}=${encodeURIComponent(JSON.stringify(outcome))}; Path=/myob; Max-Age=120; HttpOnly; SameSite=Lax`;
+  return `${NAME}=${encodeURIComponent(JSON.stringify(outcome))}; Path=/; Max-Age=120; HttpOnly; SameSite=Lax`;
 }
 
-export const clearOutcomeCookie = `${NAME}=; Path=/myob; Max-Age=0; HttpOnly; SameSite=Lax`;
+export const clearOutcomeCookie = `${NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`;
 
 /** The alert the outcome shows ('MYOB Authenticated successfully' or 'Error occurred during authentication: {message}'), or null. */
 export function readOutcome(request: Request): { type: "success" | "error"; message: string } | null {
