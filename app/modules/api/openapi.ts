@@ -17,6 +17,8 @@ import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
 import { sitesAccountsPaths } from "./openapi-sites-accounts";
+// issue 17 items 7 and 8
+import { brandingMyobPaths } from "./openapi-branding-myob";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -260,5 +262,6 @@ export const openApiDocument = {
     ...itemTypePaths,
     ...sitesAccountsPaths,
     ...recipientsPaths,
+    ...brandingMyobPaths,
   },
 } as const;
