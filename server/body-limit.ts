@@ -31,6 +31,9 @@ const UPLOAD_PATH_PATTERNS = [
   // issue 17: the bulk upload and bulk redespatch calls and the bulk upload screen
   "api/bulk_upload/(import|redespatch)",
   "bulk_upload",
+  // issue 17 item 7: branding images (two of up to 2 MB each), the call and its screen
+  "api/customers/\\d+/branding",
+  "branding",
 ];
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */

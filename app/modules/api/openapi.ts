@@ -23,6 +23,8 @@ import { storePaths } from "./openapi-stores";
 import { carriersAdminPaths } from "./openapi-carriers-admin";
 // issue 17: bulk upload
 import { bulkUploadPaths } from "./openapi-bulk-upload";
+// issue 17 items 7 and 8
+import { brandingMyobPaths } from "./openapi-branding-myob";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -272,5 +274,6 @@ export const openApiDocument = {
     ...recipientsPaths,
     ...bookingPaths,
     ...carriersAdminPaths,
+    ...brandingMyobPaths,
   },
 } as const;

@@ -13,8 +13,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   carrier_invoice_config: { title: "Invoice template", release: "finance" },
   allocation_rules: { title: "Allocation rules", release: "finance" },
   invoices: { title: "Invoice reconciliations", release: "finance" },
-  branding: { title: "Branding", release: "administration" },
-  myob: { title: "MYOB link", release: "finance" },
 };
 
 /**

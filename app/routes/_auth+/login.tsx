@@ -7,6 +7,7 @@ import { Field, FormErrors } from "~/components/Field";
 import { authenticator } from "~/modules/auth/auth.server";
 import { loadCurrentUser } from "~/modules/auth/current-user.server";
 import { optionalUser } from "~/modules/auth/guard.server";
+import { loginBrand } from "~/modules/branding/branding.server";
 import { redirectAfterSignIn } from "~/modules/auth/roles";
 import { TOO_MANY_ATTEMPTS, signInLimited } from "~/modules/auth/limits";
 import { signInSchema } from "~/modules/auth/schemas";
@@ -18,9 +19,12 @@ export const meta: MetaFunction = () => [{ title: "Sign in · FreightDesk" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const signed = await optionalUser(context, request);
-  const wanted = new URL(request.url).searchParams.get("redirectTo");
+  const params = new URL(request.url).searchParams;
+  const wanted = params.get("redirectTo");
   if (signed) throw redirect(redirectAfterSignIn(signed.user, wanted));
-  return { ssoEnabled: Boolean(process.env.SAML_ENTRY_POINT) && process.env.APP_ENV !== "production" };
+  // a customer URL (/login?brand={branding prefix}[&country=nz][&site={code}]) shows its branding
+  const brand = await loginBrand(context.db, { brand: params.get("brand"), country: params.get("country"), site: params.get("site") });
+  return { ssoEnabled: Boolean(process.env.SAML_ENTRY_POINT) && process.env.APP_ENV !== "production", brand };
 }
 
 /**
@@ -47,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { ssoEnabled } = useLoaderData<typeof loader>();
+  const { ssoEnabled, brand } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -66,6 +70,11 @@ export default function Login() {
 
   return (
     <div key={attempt} className={`card ${form.errors?.length ? "animate-shake" : ""}`} data-testid="login-card">
+      {brand?.bgUrl ? (
+        // the customer's background behind the whole page (decorative: the logo names the customer)
+        <div aria-hidden="true" data-testid="brand-background" className="fixed inset-0 -z-10 bg-cover bg-center" style={{ backgroundImage: `url("${brand.bgUrl}")` }} />
+      ) : null}
+      {brand?.logoUrl ? <img src={brand.logoUrl} alt={`${brand.customerName} logo`} className="mx-auto mb-4 max-h-20 max-w-full object-contain" data-testid="brand-logo" /> : null}
       <h1 className="mb-4 text-lg font-semibold">Sign in</h1>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
