@@ -24,6 +24,8 @@ import { exportsSection } from "./exports";
 import { searchSection } from "./search";
 import { customersSection } from "./customers";
 import { recipientsSection } from "./recipients";
+import { bulkUploadSection } from "./bulk-upload";
+import { checkoutRatesSection } from "./checkout-rates";
 
 const server = await startTestServer();
 try {
@@ -60,6 +62,8 @@ try {
   const customersLines = await customersSection(bench);
   const recipientsLines = await recipientsSection(bench);
   const searchLines = await searchSection(bench);
+  const bulkUploadLines = await bulkUploadSection(bench);
+  const checkoutLines = await checkoutRatesSection(bench);
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -99,6 +103,8 @@ try {
     ...customersLines,
     ...recipientsLines,
     ...searchLines,
+    ...bulkUploadLines,
+    ...checkoutLines,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));
   console.log(lines.join("\n"));

@@ -267,7 +267,6 @@ test("a despatcher's lists, manifests and other screens", async ({ page }) => {
   await visit(page, "/configure_printers", "printers");
   await visit(page, "/users/edit", "user edit");
   await visit(page, "/enquiries", "enquiries");
-  await visit(page, "/bulk_upload", "/bulk_upload (later release)");
   await visit(page, "/advanced", "advanced search");
 });
 
@@ -438,4 +437,39 @@ test("online store, as an admin", async ({ page }) => {
   await page.request.post(`/api/customers/${ACME}/store/products/import`, { headers: { "content-type": "text/csv" }, data: "sku,name,length,width,height,weight\nA11Y-1,Accessible mug,10,10,10,0.5\n" });
   await visit(page, `/customers/${ACME}/store/${store.id}`, "online store");
   await visit(page, `/customers/${ACME}/store/${store.id}/products`, "online store products");
+});
+
+// issue 17 items 4, 7 and 8: the bulk uploader (an admin without the upload flags sees its bulk
+// redespatch form), branding and the accounting link with the simulated service's consent page
+test("bulk redespatch, branding and the accounting link, as an admin", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "admin@example.com");
+  await visit(page, "/bulk_upload", "bulk uploader (bulk redespatch)");
+  await visit(page, `/branding?customer_id=${ACME}`, "branding");
+  await visit(page, "/myob", "accounting link");
+  await test.step("the simulated accounting service's consent page", async () => {
+    await page.getByRole("button", { name: "Authenticate" }).click();
+    await page.waitForURL(/\/simulated\/myob\/authorize/);
+    await audit(page, "simulated MYOB consent");
+  });
+});
+
+test("the bulk uploader, as a despatcher with can_bulkupload", async ({ page, browser }) => {
+  const admin = await browser.newPage();
+  await signIn(admin, "admin@example.com", `/customers/${ACME}/index_users`);
+  const list = await (await admin.request.get(`/api/customers/${ACME}/users`, json)).json();
+  const despatcher = (list.users ?? list).find((u: { email: string }) => u.email === "despatcher@example.com");
+  const setFlag = async (on: boolean) => {
+    const put = await admin.request.put(`/api/customers/${ACME}/users/${despatcher.id}`, { ...json, data: { can_bulkupload: on } });
+    expect(put.status(), await put.text()).toBe(200);
+  };
+  await setFlag(true);
+  try {
+    await signIn(page, "despatcher@example.com");
+    await visit(page, "/bulk_upload", "bulk uploader");
+  } finally {
+    // other files (bulk-upload.spec.ts) start from the demo despatcher without the flag
+    await setFlag(false);
+    await admin.close();
+  }
 });

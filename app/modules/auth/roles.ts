@@ -173,7 +173,8 @@ export function canAccessPath(u: AccessSubject, pathname: string): boolean {
   // branding and the accounting link: admin (not customer service) or super admin (spec 2 section 6)
   if (segment === "branding") return homeButtons.branding(u);
   if (segment === "myob") return homeButtons.myob(u);
-  if (segment === "bulk_upload") return canBulkUpload(u);
+  // the uploader for the flags' holders; its bulk redespatch form for admins, super admins and devs
+  if (segment === "bulk_upload") return canBulkUpload(u) || canBulkRedespatch(u);
   return true;
 }
 

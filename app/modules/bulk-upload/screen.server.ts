@@ -11,8 +11,13 @@ import type { ImportResult } from "./import.server";
 import { bulkRedespatch, type RedespatchReport } from "./redespatch.server";
 import { bulkUploadFor, startBulkUpload, type StartedUpload } from "./upload.server";
 
+/** Flag holders upload; admins, super admins and devs may open the screen for its redespatch form alone. */
+function assertMayOpen(user: CurrentUser) {
+  if (!canBulkRedespatch(user)) assertMayBulkUpload(user);
+}
+
 export async function bulkUploadScreen(db: DbOrTx, user: CurrentUser, url: URL) {
-  assertMayBulkUpload(user);
+  assertMayOpen(user);
   const id = url.searchParams.get("upload");
   const shown = id ? await bulkUploadFor(db, user, pageId(id)) : null;
   return {
@@ -35,7 +40,7 @@ export type ScreenOutcome = { kind: "upload"; started: StartedUpload } | { kind:
 
 /** An upload (intent import, with `type`) or a bulk redespatch (intent redespatch). */
 export async function bulkUploadAction(db: DbOrTx, queue: JobQueue, user: CurrentUser, request: Request): Promise<ScreenOutcome> {
-  assertMayBulkUpload(user);
+  assertMayOpen(user);
   const { text, filename, fields } = await readCsvUpload(request);
   if (fields.intent === "redespatch") return { kind: "redespatch", report: await bulkRedespatch(db, queue, user, text, filename) };
   return { kind: "upload", started: await startBulkUpload(db, queue, user, { type: fields.type, text, fileName: filename }) };

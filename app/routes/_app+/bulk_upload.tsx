@@ -60,7 +60,8 @@ export default function BulkUpload() {
     <div className="space-y-4" data-testid="bulk-upload-screen" data-hydrated={hydrated ? "true" : "false"}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold">Bulk uploader</h1>
-        <div className="flex flex-wrap gap-2">
+        {screen.kinds.length ? (
+          <div className="flex flex-wrap gap-2">
           <a href="/api/bulk_upload_template" className="btn" download>
             Download template
           </a>
@@ -70,7 +71,8 @@ export default function BulkUpload() {
           <a href="/api/bulk_upload_mappings?type=services" className="btn">
             Carrier and service codes
           </a>
-        </div>
+          </div>
+        ) : null}
       </div>
       <Alerts alerts={alerts} />
 
@@ -94,6 +96,7 @@ export default function BulkUpload() {
       ) : null}
       {result ? <UploadErrors lines={result.skipped} total={result.skipped_total} /> : null}
 
+      {screen.kinds.length ? (
       <Form method="post" encType="multipart/form-data" className="card space-y-3" aria-label="Upload a file">
         <h2 className="font-semibold">Upload a file</h2>
         <p className="text-sm text-slate-600">
@@ -128,6 +131,7 @@ export default function BulkUpload() {
           {busy ? "Uploading..." : "Upload"}
         </button>
       </Form>
+      ) : null}
 
       {screen.canRedespatch ? (
         <Form method="post" encType="multipart/form-data" className="card space-y-3" aria-label="Bulk redespatch">
