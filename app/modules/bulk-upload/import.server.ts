@@ -14,6 +14,7 @@ import { addressValues } from "../addresses/address-json";
 import { complete, serviceKey, type CompletionLookups } from "../consignments/completion.server";
 import { customReferenceChoices } from "../consignments/custom-reference.server";
 import { consignmentValues, dangerousGoodsValues, itemValues, quoteQuantityErrors, type OfferedService } from "../consignments/saved-values.server";
+import { siteSenderAddress } from "../consignments/screen.server";
 import { consignmentInputSchema, type ConsignmentInput } from "../consignments/schema";
 import { ratingData, type RatingData } from "../rating/rating-data.server";
 import { parseCsv } from "../../utils/csv.server";
@@ -81,19 +82,7 @@ async function loadContext(db: DbOrTx, user: CurrentUser, kind: UploadKind, uplo
       code: s.code,
       som: summary.som,
       summary,
-      address: {
-        name: s.name,
-        address_line_1: s.addressLine1,
-        address_line_2: s.addressLine2,
-        locality: s.locality,
-        sublocality: s.sublocality,
-        postcode: s.postcode,
-        region: s.region,
-        country: s.country,
-        phone: s.phone,
-        email: s.email,
-        address_type: s.addressType,
-      },
+      address: siteSenderAddress(s),
     });
   }
   const typeRows = await db.select({ id: itemTypes.id, name: itemTypes.name, description: itemTypes.description }).from(itemTypes).where(eq(itemTypes.customerId, user.customer.id));

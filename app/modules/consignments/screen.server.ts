@@ -103,19 +103,7 @@ export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: n
       csPhoneNumber: s.csPhoneNumber,
       timezone: s.timezone,
       today: todayIn(s.timezone),
-      address: {
-        name: s.name,
-        address_line_1: s.addressLine1,
-        address_line_2: s.addressLine2,
-        locality: s.locality,
-        sublocality: s.sublocality,
-        postcode: s.postcode,
-        region: s.region,
-        country: s.country,
-        phone: s.phone,
-        email: s.email,
-        address_type: s.addressType,
-      },
+      address: siteSenderAddress(s),
     })),
     defaultSiteCode: mine.find((s) => s.id === user.defaultSiteId)?.code ?? mine[0]?.code ?? null,
     itemTypes: types.map<ScreenItemType>((t) => ({
@@ -388,4 +376,23 @@ async function despatchIntents(
     default:
       return null;
   }
+}
+
+type SiteAddressFields = Pick<typeof sites.$inferSelect, "name" | "addressLine1" | "addressLine2" | "locality" | "sublocality" | "postcode" | "region" | "country" | "phone" | "email" | "addressType">;
+
+/** A site's address as a consignment's sender (the screen's default; the bulk upload's sender). */
+export function siteSenderAddress(s: SiteAddressFields) {
+  return {
+    name: s.name,
+    address_line_1: s.addressLine1,
+    address_line_2: s.addressLine2,
+    locality: s.locality,
+    sublocality: s.sublocality,
+    postcode: s.postcode,
+    region: s.region,
+    country: s.country,
+    phone: s.phone,
+    email: s.email,
+    address_type: s.addressType,
+  };
 }
