@@ -27,4 +27,16 @@ export const brandingMyobPaths = {
   "/api/myob/suppliers": {
     get: { summary: `?query= : up to 10 suppliers of the accounting service whose name contains it (typeahead); 409 before authenticating. ${who}`, responses: { ...ok("{ suppliers: [{ uid, name, abn }] }"), ...errorResponses } },
   },
+  "/users/auth/myob": {
+    post: {
+      summary: `Form post with authenticity_token: starts the OAuth authorisation-code flow and redirects (303) to the accounting service's consent page (the simulated MYOB's /simulated/myob/authorize here). A bad token, or GET, starts nothing. ${who}`,
+      responses: { 303: { description: "To the consent page" }, ...errorResponses },
+    },
+  },
+  "/users/auth/myob/callback": {
+    get: {
+      summary: "?code&state (or ?error): where the consent page returns. The state must be the one this sign-in started (10 minutes, used once); the code is exchanged for tokens and the business name fetched. Redirects to /myob, which shows 'MYOB Authenticated successfully' or 'Error occurred during authentication: {message}' once.",
+      responses: { 302: { description: "To /myob" } },
+    },
+  },
 } as const;
