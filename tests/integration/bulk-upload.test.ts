@@ -301,6 +301,18 @@ describe("import", () => {
 });
 
 describe("bulk redespatch", () => {
+  it("admins without the upload flags open the screen for its redespatch form alone; customer service is sent home", async () => {
+    const page = await admin.request("/bulk_upload");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Bulk redespatch");
+    expect(html).not.toContain('aria-label="Upload a file"');
+    expect(html).not.toContain("/api/bulk_upload_template");
+    const cs = await world.clients.customerService.request("/bulk_upload");
+    expect(cs.status).toBe(302);
+    expect(cs.headers.get("location")).toBe("/");
+  });
+
   it("is for admins, super admins and devs; redespatches failed consignments by number and lists the others", async () => {
     const file = "consignment_number\nNOPE-1\n";
     const refused = await upload(despatcher, file, "consignment", "/api/bulk_upload/redespatch");
