@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { PASSWORD, signIn } from "./helpers";
+import { PASSWORD, setUserFlags, signIn } from "./helpers";
 import { todayIn } from "../../app/modules/calendar/site-time";
 
 /**
@@ -409,11 +409,15 @@ test("bookings: the list, a new booking and a booking (can_book)", async ({ page
   // two sign-ins and four audited screens
   test.setTimeout(90_000);
   // an admin gives the demo despatcher can_book, as the user editor saves it
-  await signIn(page, "admin@example.com");
-  const { users } = (await (await page.request.get(`/api/customers/${ACME}/users`, json)).json()) as { users: { id: number; email: string }[] };
-  const dana = users.find((u) => u.email === "despatcher@example.com")!;
-  expect((await page.request.put(`/api/customers/${ACME}/users/${dana.id}`, { ...json, data: { can_book: true } })).status()).toBe(200);
-  await page.context().clearCookies();
+  const restore = await setUserFlags(page.context().browser()!, "despatcher@example.com", { can_book: true });
+  try {
+    await bookingScreens(page);
+  } finally {
+    await restore();
+  }
+});
+
+async function bookingScreens(page: Page) {
   await signIn(page, "despatcher@example.com");
   const fresh = await (await page.request.get("/api/bookings/new", json)).json();
   const item = { quantity: 1, type: "Pallet", length: 120, width: 120, height: 100, weight_in_uom: 200 };
@@ -424,7 +428,7 @@ test("bookings: the list, a new booking and a booking (can_book)", async ({ page
   await visit(page, "/bookings?from_date=2030-01-01&to_date=2030-06-01", "bookings, range too large");
   await visit(page, "/new_bookings", "new bookings", hydrated("new-bookings-screen"));
   await visit(page, `/booking/${booking_ids[0]}`, "booking");
-});
+}
 
 // issue 17 item 6: the online store's setup and products screens
 test("online store, as an admin", async ({ page }) => {
@@ -455,21 +459,11 @@ test("bulk redespatch, branding and the accounting link, as an admin", async ({ 
 });
 
 test("the bulk uploader, as a despatcher with can_bulkupload", async ({ page, browser }) => {
-  const admin = await browser.newPage();
-  await signIn(admin, "admin@example.com", `/customers/${ACME}/index_users`);
-  const list = await (await admin.request.get(`/api/customers/${ACME}/users`, json)).json();
-  const despatcher = (list.users ?? list).find((u: { email: string }) => u.email === "despatcher@example.com");
-  const setFlag = async (on: boolean) => {
-    const put = await admin.request.put(`/api/customers/${ACME}/users/${despatcher.id}`, { ...json, data: { can_bulkupload: on } });
-    expect(put.status(), await put.text()).toBe(200);
-  };
-  await setFlag(true);
+  const restore = await setUserFlags(browser, "despatcher@example.com", { can_bulkupload: true });
   try {
     await signIn(page, "despatcher@example.com");
     await visit(page, "/bulk_upload", "bulk uploader");
   } finally {
-    // other files (bulk-upload.spec.ts) start from the demo despatcher without the flag
-    await setFlag(false);
-    await admin.close();
+    await restore();
   }
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { countMouse, despatchedSimex, mouseEvents, signIn, tabTo } from "./helpers";
+import { countMouse, despatchedSimex, mouseEvents, setUserFlags, signIn, tabTo } from "./helpers";
 
 /**
  * Bookings (issue 17 item 5): a despatcher with can_book books a pickup for the day's despatched
@@ -7,22 +7,10 @@ import { countMouse, despatchedSimex, mouseEvents, signIn, tabTo } from "./helpe
  * /bookings and opens it.
  */
 
-const json = { headers: { Accept: "application/json" } };
-const ACME = 1;
 
 /** The despatch date despatchedSimex gives (two days on, YYYY-MM-DD): the pickup day. */
 const pickupDay = () => new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
 const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-
-/** An admin gives the demo despatcher can_book (through the users /api, as the user editor saves it). */
-async function grantCanBook(page: Page) {
-  await signIn(page, "admin@example.com");
-  const { users } = (await (await page.request.get(`/api/customers/${ACME}/users`, json)).json()) as { users: { id: number; email: string }[] };
-  const dana = users.find((u) => u.email === "despatcher@example.com")!;
-  const res = await page.request.put(`/api/customers/${ACME}/users/${dana.id}`, { ...json, data: { can_book: true } });
-  expect(res.status(), await res.text()).toBe(200);
-  await page.context().clearCookies();
-}
 
 /** Despatched Simulated Express consignments from Melbourne (the shared helper's), their numbers. */
 async function despatched(page: Page, references: string[]) {
@@ -31,10 +19,17 @@ async function despatched(page: Page, references: string[]) {
   return numbers;
 }
 
-test("a despatcher books a pickup for despatched consignments with the keyboard, then finds it in Bookings", async ({ page }) => {
+// the demo despatcher is given can_book for a test and has it taken back after it, passed or not
+let restoreFlags: (() => Promise<void>) | undefined;
+test.afterEach(async () => {
+  await restoreFlags?.();
+  restoreFlags = undefined;
+});
+
+test("a despatcher books a pickup for despatched consignments with the keyboard, then finds it in Bookings", async ({ page, browser }) => {
   // two sign-ins, two consignments made and despatched, then the booking itself
   test.setTimeout(120_000);
-  await grantCanBook(page);
+  restoreFlags = await setUserFlags(browser, "despatcher@example.com", { can_book: true });
   await signIn(page, "despatcher@example.com");
   const day = pickupDay();
   const [first, second] = await despatched(page, ["BOOK-E2E-1", "BOOK-E2E-2"]);

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, type Request } from "@playwright/test";
+import { expect, type Browser, type Locator, type Page, type Request } from "@playwright/test";
 
 export const PASSWORD = "Demo-password-12";
 
@@ -106,4 +106,27 @@ export async function despatchedSimex(page: Page, reference: string, receiver: {
   await expect.poll(async () => (await (await page.request.get(`/api/job_status/${job_id}`, json)).json()).status, { timeout: 20_000 }).toBe("complete");
   const number = (await (await page.request.get(`/api/consignments/${c.id}`, json)).json()).consignment_number as string;
   return { id: c.id, number };
+}
+
+/**
+ * Gives a demo user of Acme flags (can_book, can_bulkupload...) through the users /api as an admin,
+ * in a page of its own. Answers how to put them back: the e2e tests share one database, and a later
+ * file expects the demo users as the seed made them.
+ */
+export async function setUserFlags(browser: Browser, email: string, flags: Record<string, boolean>): Promise<() => Promise<void>> {
+  const admin = await browser.newPage();
+  await signIn(admin, "admin@example.com");
+  const json = { headers: { Accept: "application/json" } };
+  const { users } = (await (await admin.request.get("/api/customers/1/users", json)).json()) as { users: Array<{ id: number; email: string } & Record<string, unknown>> };
+  const user = users.find((u) => u.email === email)!;
+  const before = Object.fromEntries(Object.keys(flags).map((k) => [k, Boolean(user[k])]));
+  const put = async (data: Record<string, boolean>) => {
+    const res = await admin.request.put(`/api/customers/1/users/${user.id}`, { ...json, data });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  await put(flags);
+  return async () => {
+    await put(before);
+    await admin.close();
+  };
 }
