@@ -157,7 +157,7 @@ export async function redespatchManifestsOf(db: DbOrTx, queue: JobQueue, user: C
       .where(and(eq(consignments.customerId, user.customer.id), inArray(consignments.manifestId, manifestIds)))
       .orderBy(asc(consignments.id))
       .for("update");
-    const rows = locked.filter((r) => r.state === "despatch_failure" || r.state === "permanently_failed");
+    const rows = locked.filter((r) => isFailed(r.state));
     if (!rows.length) return null;
     await markDespatching(tx, rows, "redespatch", user.id);
     const { jobId } = await queue.enqueue(
