@@ -111,7 +111,7 @@ test("signed out: sign-in and forgot password", async ({ page }) => {
 });
 
 test("a despatcher's consignment screens and their dialogs", async ({ page, playwright, baseURL }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   // a super despatcher: New Address (the address book dialog) is theirs
   await signIn(page, "superdespatcher@example.com");
   const ready = hydrated("consignment-screen");
@@ -207,7 +207,7 @@ test("a despatcher's consignment screens and their dialogs", async ({ page, play
 });
 
 test("a despatcher's lists, manifests and other screens", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await signIn(page, "despatcher@example.com");
   await page.goto("/");
   await hydrated("consignment-screen")(page);
@@ -271,7 +271,8 @@ test("a despatcher's lists, manifests and other screens", async ({ page }) => {
 });
 
 test("staff screens, as an admin", async ({ page }) => {
-  test.setTimeout(60_000);
+  // about twenty audited screens: 54 s on PostgreSQL and past 60 s on PGlite on this 2-core machine
+  test.setTimeout(180_000);
   await signIn(page, "admin@example.com");
   await visit(page, "/home", "home (admin)");
   await visit(page, "/mailbox");
