@@ -358,6 +358,8 @@ test("carriers, services and carrier account validations, as an admin", async ({
 });
 
 test("a super admin's home, and the finance view", async ({ page }) => {
+  // 21 s on PostgreSQL, past the default 30 s on PGlite in the fresh-machine run
+  test.setTimeout(120_000);
   await signIn(page, "superadmin@example.com");
   await visit(page, "/home", "home (super admin)");
   await test.step("a background job's progress", async () => {
