@@ -13,3 +13,4 @@ export * from "./enquiries";
 export * from "./admin";
 export * from "./operations";
 export * from "./integrations";
+export * from "./finance";
