@@ -11,7 +11,7 @@ import type { JobQueue } from "../../../queues/queue.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { canBulkRedespatch } from "../auth/roles";
 import { isFailed } from "../consignments/rules";
-import { NOT_REDESPATCHABLE, redespatchManifestsOf } from "../despatch/despatch.server";
+import { NOT_REDESPATCHABLE, redespatchManifestsOf } from "../despatch/redespatch.server";
 import { parseCsv } from "../../utils/csv.server";
 import { AppError, forbidden } from "../../utils/errors";
 import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";

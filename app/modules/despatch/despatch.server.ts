@@ -1,5 +1,6 @@
 /**
- * Despatch and redespatch (spec 1 sections 4, 7, 8; DESIGN "Despatch and manifests").
+ * Despatch (spec 1 sections 4, 7, 8; DESIGN "Despatch and manifests"); asking for a redespatch is
+ * redespatch.server.ts, and its job is this one.
  *
  * A request checks the selection, moves it to `despatching` and queues a job in the same
  * transaction. The job groups what is despatching into one manifest per site, carrier and
@@ -8,7 +9,7 @@
  * one transaction that starts by locking its consignments and re-reading their state, so a job
  * run twice, or two runs at once, despatch each consignment once: the second finds nothing left.
  */
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignmentChanges, consignments, manifests } from "../../../db/schema";
@@ -33,7 +34,6 @@ export const DESPATCHED = "Your consignments have been despatched.";
 export const DESPATCH_FAILED = "Sorry, your consignments failed to despatch. Please contact customer services.";
 export const NO_MANIFESTS = "No manifests were created.";
 export const REDESPATCH_FAILED = "Manifest failed to redespatch.";
-export const NOT_REDESPATCHABLE = "Only a consignment whose despatch failed can be redespatched";
 export { DESPATCHING, progressMessage };
 
 /** How long after despatch a non-admin may still cancel (the spec leaves the window to the server). */
@@ -54,7 +54,7 @@ const idsSchema = z.object({
 });
 
 /** The user's consignments among `ids`, locked (in id order) for the request's transaction unless `lock` is false. */
-async function lockScoped(tx: DbOrTx, user: CurrentUser, ids: number[], lock = true) {
+export async function lockScoped(tx: DbOrTx, user: CurrentUser, ids: number[], lock = true) {
   if (!user.siteIds.length) return [];
   const query = tx
     .select()
@@ -70,7 +70,7 @@ async function writeStateChanges(tx: DbOrTx, rows: { id: number; version: number
 }
 
 /** Moves rows to despatching (by the lifecycle's `event`) and writes their history. */
-async function markDespatching(tx: DbOrTx, rows: (typeof consignments.$inferSelect)[], event: "despatch" | "redespatch", userId: number) {
+export async function markDespatching(tx: DbOrTx, rows: (typeof consignments.$inferSelect)[], event: "despatch" | "redespatch", userId: number) {
   const to = rows.map((r) => transition(r.state, event));
   const updated = await tx
     .update(consignments)
@@ -82,7 +82,7 @@ async function markDespatching(tx: DbOrTx, rows: (typeof consignments.$inferSele
 }
 
 /** The sites a despatch job is about: who may read its status (jobStatusFor). */
-const sitesOf = (rows: { siteId: number }[]) => [...new Set(rows.map((r) => r.siteId))].sort((a, b) => a - b);
+export const sitesOf = (rows: { siteId: number }[]) => [...new Set(rows.map((r) => r.siteId))].sort((a, b) => a - b);
 
 /**
  * PUT /api/consignments/despatch_all { ids } (and the list's Despatch buttons): every selected
@@ -102,70 +102,6 @@ export async function requestDespatch(db: DbOrTx, queue: JobQueue, user: Current
       { tx, userId: user.id, customerId: user.customer.id, siteIds: sitesOf(rows) },
     );
     return { job_id: jobId };
-  });
-}
-
-/**
- * PUT /api/consignments/{id} { redespatch: true }: sends the failed manifest of this consignment
- * to its carrier again (same manifest and numbers). Every failed consignment of that manifest
- * goes with it. Answers the job.
- */
-export async function requestRedespatch(db: DbOrTx, queue: JobQueue, user: CurrentUser, id: number): Promise<{ job_id: string }> {
-  const refuse = () => new AppError("conflict", NOT_REDESPATCHABLE, { base: [NOT_REDESPATCHABLE] });
-  return db.transaction(async (tx) => {
-    // the manifest is read unlocked, then the consignment and its manifest's are locked together
-    // in id order, as every state change locks them: two redespatches of one manifest from two of
-    // its consignments wait for each other instead of deadlocking
-    const [probe] = await lockScoped(tx, user, [id], false);
-    if (!probe) throw notFound("Consignment");
-    if (!probe.manifestId) throw refuse();
-    const manifestId = probe.manifestId;
-    const locked = await tx
-      .select()
-      .from(consignments)
-      .where(and(eq(consignments.customerId, user.customer.id), or(eq(consignments.id, id), eq(consignments.manifestId, manifestId))))
-      .orderBy(asc(consignments.id))
-      .for("update");
-    const row = locked.find((r) => r.id === id)!;
-    if (!isFailed(row.state) || row.manifestId !== manifestId) throw refuse();
-    const rows = locked.filter((r) => r.manifestId === manifestId && (r.state === "despatch_failure" || r.state === "permanently_failed"));
-    await markDespatching(tx, rows, "redespatch", user.id);
-    const { jobId } = await queue.enqueue(
-      "consignments.redespatch",
-      { ids: rows.map((r) => r.id), customerId: user.customer.id, userId: user.id, sendEmail: false },
-      { tx, userId: user.id, customerId: user.customer.id, siteIds: sitesOf(rows) },
-    );
-    return { job_id: jobId };
-  });
-}
-
-/**
- * Bulk redespatch (POST /api/bulk_upload/redespatch): the failed manifests of these consignments
- * (scoped to the user), each with every failed consignment on it, sent again in one job. Null when
- * none of them is left to send.
- */
-export async function redespatchManifestsOf(db: DbOrTx, queue: JobQueue, user: CurrentUser, ids: number[]): Promise<{ job_id: string; ids: number[] } | null> {
-  if (!ids.length) return null;
-  return db.transaction(async (tx) => {
-    // read unlocked, then locked together in id order as requestRedespatch does (no deadlock with it)
-    const probes = await lockScoped(tx, user, ids, false);
-    const manifestIds = [...new Set(probes.flatMap((r) => (isFailed(r.state) && r.manifestId ? [r.manifestId] : [])))];
-    if (!manifestIds.length) return null;
-    const locked = await tx
-      .select()
-      .from(consignments)
-      .where(and(eq(consignments.customerId, user.customer.id), inArray(consignments.manifestId, manifestIds)))
-      .orderBy(asc(consignments.id))
-      .for("update");
-    const rows = locked.filter((r) => isFailed(r.state));
-    if (!rows.length) return null;
-    await markDespatching(tx, rows, "redespatch", user.id);
-    const { jobId } = await queue.enqueue(
-      "consignments.redespatch",
-      { ids: rows.map((r) => r.id), customerId: user.customer.id, userId: user.id, sendEmail: false },
-      { tx, userId: user.id, customerId: user.customer.id, siteIds: sitesOf(rows) },
-    );
-    return { job_id: jobId, ids: rows.map((r) => r.id) };
   });
 }
 

@@ -3,7 +3,8 @@ import { requireApiUser } from "~/modules/auth/guard.server";
 import { getConsignment } from "~/modules/consignments/consignments.server";
 import { superadminUpdate } from "~/modules/consignments/information.server";
 import { saveConsignment } from "~/modules/consignments/save.server";
-import { requestDespatch, requestRedespatch } from "~/modules/despatch/despatch.server";
+import { requestDespatch } from "~/modules/despatch/despatch.server";
+import { requestRedespatch } from "~/modules/despatch/redespatch.server";
 import { api, assertMethod, readBody } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";
 
