@@ -8,6 +8,8 @@ export default defineConfig({
     include: ["app/**/*.test.{ts,tsx}", "tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts", "queues/**/*.test.ts"],
     // each integration file starts its own server and database; two cores, so two at a time
     maxWorkers: 2,
+    // one migrated database per run, copied by each file (tests/support/global-setup.ts)
+    globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -35,7 +35,7 @@ export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, "db/migrations");
  * Opens PostgreSQL through postgres.js when a URL is given, else the embedded PGlite
  * (persisted in dataDir, or in memory when dataDir is "memory://").
  */
-export async function openDatabase(options: { url?: string; dataDir?: string } = {}): Promise<Database> {
+export async function openDatabase(options: { url?: string; dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
   if (options.url) {
     const client = postgres(options.url, { max: 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
@@ -54,7 +54,8 @@ export async function openDatabase(options: { url?: string; dataDir?: string } =
   }
   const dataDir = options.dataDir ?? path.join(PROJECT_ROOT, "data/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  // loadDataDir: start from a dumped data folder (tests start from a migrated one) instead of initdb
+  const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   return {
     kind: "pglite",
