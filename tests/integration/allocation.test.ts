@@ -271,3 +271,30 @@ describe("allocation job", () => {
     expect((await tester.request("/invoices/allocate", { form: { invoice_ids: String(invoice.id) } })).status).toBe(403);
   });
 });
+
+describe("the /allocation_rules screen without JavaScript", () => {
+  it("adds a rule, shows the spec's message, tests its group and refuses a loop on the rule", async () => {
+    const path = `/allocation_rules?carrier=${encodeURIComponent(fx.carrierCode)}`;
+    const form = { intent: "save", rule_id: "", allocation_model: "Customer", type: "Mapping", customer_id: "", field: "payer", text: "Screen Payer", to_id: String(fx.customerId), to_matcher: "Customer.code", next_rule: "" };
+    const saved = await admin.request(path, { form });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toMatch(/notice=created#rule-\d+$/);
+    const id = Number(/#rule-(\d+)$/.exec(saved.headers.get("location")!)![1]);
+    const page = await admin.request(saved.headers.get("location")!.replace(/#.*/, ""));
+    const html = await page.text();
+    expect(html).toContain("New allocation rule saved successfully");
+    expect(html).toContain(`Rule ${id}`);
+    const { lines } = await invoiceWith("SCREEN-INV", [{ consignmentNumber: "SCREEN-1", payer: "Screen Payer" }]);
+    const tested = await admin.request(path, { form: { intent: "test", rule_id: String(id), invoice_detail_id: String(lines[0]!.id) } });
+    expect(await tested.text()).toContain("Allocation rule allocated: Customer");
+    const second = Number(/#rule-(\d+)$/.exec((await admin.request(path, { form: { ...form, text: "Other", next_rule: String(id) } })).headers.get("location")!)![1]);
+    const loop = await admin.request(path, { form: { ...form, rule_id: String(id), next_rule: String(second) } });
+    expect(loop.status).toBe(422);
+    expect(await loop.text()).toContain("This next rule would make the chain loop back to this rule.");
+    // a finance user without invoice admin sees the rules but no editor
+    const readOnly = await staff.request(path);
+    expect(readOnly.status).toBe(200);
+    expect(await readOnly.text()).not.toContain("Add rule");
+    expect((await staff.request(path, { form })).status).toBe(403);
+  });
+});

@@ -68,6 +68,7 @@ export async function listRules(db: DbOrTx, user: CurrentUser, carrierCode?: str
   return rows.map(({ rule, carrierCode: code }) => ({
     id: rule.id,
     carrier_code: code,
+    carrier_id: rule.carrierId,
     customer_id: rule.customerId,
     allocation_model: rule.allocationModel,
     type: rule.type,

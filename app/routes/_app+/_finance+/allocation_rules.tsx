@@ -84,6 +84,7 @@ export default function AllocationRules() {
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">Allocation rules</h1>
       {d.notice ? <Alerts alerts={[{ type: "success", message: d.notice }]} /> : null}
+      {result?.intent === "test" && result.ruleId === null ? <Alerts alerts={[{ type: result.ok ? "success" : "error", message: result.message }]} /> : null}
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search" aria-label="Choose a carrier">
         <div>
           <label htmlFor="carrier" className="label">
