@@ -78,7 +78,7 @@ beforeAll(async () => {
   // the tester is a finance user of their own customer (can_reconcile), read only
   await server.db.update(users).set({ canReconcile: true }).where(eq(users.email, "tester@example.com"));
   await tester.signIn("tester@example.com");
-}, 120_000);
+}, 300_000);
 afterAll(() => server.close());
 
 describe("allocation rules", () => {
