@@ -54,7 +54,7 @@ export function AllocationRuleForm({ rule, choices, errors, canEdit, model }: { 
   ];
   return (
     <Form method="post" className="card space-y-2" aria-label={label} id={p}>
-      <h4 className="font-medium">{label}</h4>
+      <h3 className="font-medium">{label}</h3>
       {first ? <FormErrors errors={[first]} /> : null}
       <input type="hidden" name="rule_id" value={rule?.id ?? ""} />
       <div className="grid gap-2 sm:grid-cols-3">
