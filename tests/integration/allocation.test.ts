@@ -297,4 +297,23 @@ describe("the /allocation_rules screen without JavaScript", () => {
     expect(await readOnly.text()).not.toContain("Add rule");
     expect((await staff.request(path, { form })).status).toBe(403);
   });
+
+  it("imports a mapping file from the screen: 'Imported mapping', or 'Importfailed' with the reasons", async () => {
+    const path = `/allocation_rules?carrier=${encodeURIComponent(fx.carrierCode)}`;
+    const post = (text: string, name = "m.csv") => {
+      const form = new FormData();
+      form.set("file", new File([text], name, { type: "text/csv" }));
+      return fetch(server.url + path, { method: "POST", body: form, redirect: "manual", headers: { cookie: admin.cookie } });
+    };
+    const good = await post(`carrier_code,customer_code,allocation_model,field,text,to_code\n${fx.carrierCode},,Customer,reference,ScreenImport,${fx.customerCode}\n`);
+    expect(good.status).toBe(302);
+    expect(good.headers.get("location")).toMatch(/notice=imported$/);
+    expect(await (await admin.request(good.headers.get("location")!)).text()).toContain("Imported mapping");
+    const bad = await post("carrier_code,customer_code,allocation_model,field,text,to_code\nNOPE,,Customer,reference,x,y\n");
+    expect(bad.status).toBe(422);
+    const html = await bad.text();
+    expect(html).toContain("Importfailed");
+    expect(html).toContain("Line 2: no carrier has code &#x27;NOPE&#x27;");
+    expect(await (await post("x", "m.txt")).text()).toContain("Importfailed");
+  });
 });

@@ -98,10 +98,8 @@ export function makesLoop(ruleId: number, nextId: number | null, byId: Map<numbe
 export function allocateModel(model: AllocationModel, rules: EngineRule[], customerId: number | null, line: LineFields, catalogue: Catalogue): Outcome {
   const byId = new Map(rules.map((r) => [r.id, r]));
   const ofModel = heads(rules).filter((r) => r.allocationModel === model);
-  const ordered = [
-    ...ofModel.filter((r) => customerId != null && r.customerId === customerId),
-    ...ofModel.filter((r) => r.customerId == null),
-  ].sort((a, b) => Number(b.customerId != null) - Number(a.customerId != null) || a.id - b.id);
+  const byAge = (a: EngineRule, b: EngineRule) => a.id - b.id;
+  const ordered = [...ofModel.filter((r) => customerId != null && r.customerId === customerId).sort(byAge), ...ofModel.filter((r) => r.customerId == null).sort(byAge)];
   let first: string | null = null;
   for (const head of ordered) {
     const outcome = evaluateChain(chainOf(head.id, byId), line, catalogue);
