@@ -16,6 +16,7 @@ import { BOOK_JOB, bookOutcome, bookPayload, runBookings, type BookResult } from
 import { BOOKING } from "../app/modules/bookings/rules";
 import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
 import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
+import { ALLOCATE_JOB, allocateMessage, allocatePayload, runAllocation, type AllocateResult } from "../app/modules/allocation/allocate.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -139,6 +140,13 @@ export const JOBS = {
     startMessage: "Reading the file...",
     doneMessage: (r: ImportResult) => importMessage(r),
     run: ({ db }, payload, progress) => runBulkImport(db, payload, progress),
+  }),
+  // Allocate on /invoices_payable and /invoice/{id}, PUT /api/invoices/allocate (issue 18 item 6)
+  [ALLOCATE_JOB]: define({
+    payload: allocatePayload,
+    startMessage: "Allocating...",
+    doneMessage: (r: AllocateResult) => allocateMessage(r),
+    run: ({ db }, payload, progress) => runAllocation(db, payload, progress),
   }),
 };
 

@@ -34,6 +34,9 @@ const UPLOAD_PATH_PATTERNS = [
   // issue 17 item 7: branding images (two of up to 2 MB each), the call and its screen
   "api/customers/\\d+/branding",
   "branding",
+  // issue 18 item 5: the allocation mapping import, the call and its screen
+  "api/allocation_rules/sapphire_mapping_import",
+  "allocation_rules",
 ];
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */

@@ -1,8 +1,82 @@
+import { useEffect, useState } from "react";
+
+type Rule = { id: number; group: number; allocation_model: string; type: string; options: { from_matcher?: { field?: string; text?: string }; to_matcher?: { model?: string; field?: string } } };
+type TestAnswer = { message?: string; errors?: Record<string, string[]> };
+
 /**
  * The invoice detail modal's allocation rule groups (spec 3 "Invoice detail modal"): list the
- * rules that apply to this line's carrier and test them against it. Built by the allocation work
- * (issue 18 item 5); the modal only places it.
+ * rules that apply to this line's carrier and test each group against it with
+ * POST /api/allocation_rules/test. Without JavaScript the list cannot load, so a form posting
+ * intent=test to /allocation_rules (the same test) is offered instead.
  */
-export function AllocationRuleTester(_props: { invoiceDetailId: number; carrierId: number | null }) {
-  return null;
+export function AllocationRuleTester({ invoiceDetailId, carrierId }: { invoiceDetailId: number; carrierId: number | null }) {
+  const [rules, setRules] = useState<Rule[] | null>(null);
+  const [answers, setAnswers] = useState<Record<number, { ok: boolean; text: string }>>({});
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    if (carrierId == null) return;
+    let live = true;
+    void (async () => {
+      try {
+        const codes = await fetch("/api/allocation_rules", { headers: { Accept: "application/json", "X-Requested-With": "XMLHttpRequest" } });
+        if (!codes.ok) throw new Error("The allocation rules could not be read.");
+        const all = ((await codes.json()) as { allocation_rules: Array<Rule & { carrier_id: number }> }).allocation_rules;
+        if (live) setRules(all.filter((r) => r.carrier_id === carrierId));
+      } catch (e) {
+        if (live) setFailed(e instanceof Error ? e.message : "The allocation rules could not be read.");
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [carrierId]);
+
+  async function test(group: number) {
+    const res = await fetch("/api/allocation_rules/test", {
+      method: "POST",
+      headers: { "content-type": "application/json", Accept: "application/json", "X-Requested-With": "XMLHttpRequest" },
+      body: JSON.stringify({ invoice_detail_id: invoiceDetailId, rule_id: group }),
+    });
+    const body = (await res.json().catch(() => ({}))) as TestAnswer;
+    // the first error of the response is shown on the rule (spec 3 section 8)
+    const text = res.ok ? (body.message ?? "") : (Object.values(body.errors ?? {})[0]?.[0] ?? "The test failed.");
+    setAnswers((a) => ({ ...a, [group]: { ok: res.ok, text } }));
+  }
+
+  if (carrierId == null) return <p className="text-sm">This line has no carrier, so no allocation rules apply.</p>;
+  if (failed) return <p role="alert">{failed}</p>;
+  if (!rules) {
+    return (
+      <form method="post" action="/allocation_rules" className="flex items-end gap-2" aria-label="Test the allocation rules">
+        <input type="hidden" name="invoice_detail_id" value={invoiceDetailId} />
+        <button type="submit" name="intent" value="test" className="btn">
+          Test allocation rules
+        </button>
+      </form>
+    );
+  }
+  const groups = [...new Set(rules.map((r) => r.group))];
+  if (!groups.length) return <p className="text-sm">There are no allocation rules for this carrier.</p>;
+  return (
+    <ul className="space-y-2" aria-label="Allocation rule groups">
+      {groups.map((g) => {
+        const of = rules.filter((r) => r.group === g);
+        return (
+          <li key={g} className="rounded border p-2">
+            <p className="text-sm">
+              {of[0]!.allocation_model}: {of.map((r) => `${r.type} ${r.options.from_matcher?.field ?? ""}${r.options.from_matcher?.text ? ` '${r.options.from_matcher.text}'` : ""}${r.options.to_matcher ? ` → ${r.options.to_matcher.model} ${r.options.to_matcher.field}` : ""}`).join(", then ")}
+            </p>
+            <button type="button" className="btn mt-1" onClick={() => void test(g)}>
+              Test
+            </button>
+            {answers[g] ? (
+              <p role={answers[g].ok ? "status" : "alert"} className="mt-1 text-sm">
+                {answers[g].text}
+              </p>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
 }

@@ -11,7 +11,8 @@ function pathOf(folder: "api" | "users", file: string): string {
     .replace(/\.tsx?$/, "")
     .replace("[.]", "~DOT~")
     .split(".")
-    .map((s) => s.replace("~DOT~", ".").replace(/^\$(.+)$/, "{$1}"))
+    // a bracketed segment is literal text (allocation_rules.[test].ts: ".test." would mark a test file)
+    .map((s) => s.replace("~DOT~", ".").replace(/^\[(.+)\]$/, "$1").replace(/^\$(.+)$/, "{$1}"))
     // an index route (customers._index.ts) answers at its folder's path
     .filter((s) => s !== "_index");
   return `/${folder}/${segments.join("/")}`;

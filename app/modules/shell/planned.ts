@@ -11,7 +11,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   reconciliation: { title: "Reconciliation", release: "finance" },
   carrier_invoice_configs: { title: "Invoice templates", release: "finance" },
   carrier_invoice_config: { title: "Invoice template", release: "finance" },
-  allocation_rules: { title: "Allocation rules", release: "finance" },
   invoices: { title: "Invoice reconciliations", release: "finance" },
 };
 
