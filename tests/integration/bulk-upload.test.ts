@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bulkUploads, consignmentItems, consignments, users } from "../../db/schema";
-import { ALREADY_UPLOADED } from "../../app/modules/bulk-upload/import.server";
+import { ALREADY_UPLOADED, BATCH } from "../../app/modules/bulk-upload/import.server";
 import { storeFile } from "../../app/modules/bulk-upload/files.server";
 import type { Client, TestServer } from "../support/server";
 import * as support from "../support/despatch";
@@ -205,6 +205,21 @@ describe("import", () => {
     const [row1] = await server.db.select().from(bulkUploads).where(eq(bulkUploads.id, second.upload.bulk_upload_id));
     expect(row1).toMatchObject({ created: 1, skipped: 1, totalLines: 2, kind: "consignment" });
   });
+
+  it("a file of more than one batch is written batch after batch: a repeat in a later batch of a row in an earlier one is skipped", async () => {
+    // batch 2 is checked while batch 1 is written; its write waits for batch 1's and so sees it
+    const total = BATCH + 5;
+    const refs = Array.from({ length: total }, (_, i) => (i === BATCH + 2 ? "SPAN-3" : `SPAN-${i}`));
+    const text = [HEADER, ...refs.map((r) => row(head(r), item()))].join("\n");
+    const job = await uploadAndRun(text);
+    expect(job.info).toMatchObject({ total, created: total - 1, skipped_total: 1 });
+    expect(job.info.skipped).toEqual([{ line: BATCH + 4, errors: [ALREADY_UPLOADED] }]);
+    expect(await server.db.select().from(consignments).where(eq(consignments.reference, "SPAN-3"))).toHaveLength(1);
+    expect(await countByReference("SPAN-")).toBe(total - 1);
+    // the first 100 made, in the file's order
+    const first = await made(job.info.consignment_ids);
+    expect(first.map((c) => c.reference)).toEqual(refs.slice(0, 100));
+  }, 120_000);
 
   it("a job run again (its worker died) counts what it made and makes nothing twice", async () => {
     const text = [HEADER, row(head("RERUN-1"), item()), row(head("RERUN-2"), item())].join("\n");

@@ -217,6 +217,39 @@ export async function runBulkImport(db: Db, payload: { uploadId: number }, progr
   const skippedByLine: LineError[] = [...orphans];
   await progress(0, progressMessage(0, groups.length));
 
+  /** the references this run has met, across batches */
+  const seen = new Set<string>();
+  const writeBatch = async (good: Good[], done: number) => {
+    // one transaction per batch; the customer's lock makes "is this consignment already uploaded?"
+    // and the write one step: two files holding the same rows, running at once, cannot both make it
+    const made = await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${upload.customerId})`);
+      const known = good.length
+        ? await tx
+            .select({ reference: bulkUploadReferences.reference, bulkUploadId: bulkUploadReferences.bulkUploadId, consignmentId: bulkUploadReferences.consignmentId })
+            .from(bulkUploadReferences)
+            .where(and(eq(bulkUploadReferences.customerId, upload.customerId), inArray(bulkUploadReferences.reference, good.map((g) => g.reference))))
+        : [];
+      const byReference = new Map(known.map((k) => [k.reference, k]));
+      const fresh: Good[] = [];
+      const again: number[] = [];
+      for (const g of good) {
+        const k = byReference.get(g.reference);
+        // this upload's own consignment, from a run cut short and run again: made, not skipped
+        // (one this run wrote, in an earlier batch or this one, is the same rows twice in the file)
+        if (k && k.bulkUploadId === upload.id && !seen.has(g.reference)) again.push(k.consignmentId);
+        else if (k || seen.has(g.reference)) skippedByLine.push(...g.group.rows.map((r) => ({ line: r.line, errors: [ALREADY_UPLOADED] })));
+        else fresh.push(g);
+        seen.add(g.reference);
+      }
+      return [...again, ...(fresh.length ? await write(tx, ctx, fresh) : [])];
+    });
+    result.created += made.length;
+    for (const id of made) if (result.consignment_ids.length < UPLOAD_ERRORS_SHOWN) result.consignment_ids.push(id);
+    if (done < groups.length) await progress(Math.floor((done / groups.length) * 100), progressMessage(done, groups.length));
+  };
+  let writing: Promise<void> = Promise.resolve();
+
   for (let start = 0; start < groups.length; start += BATCH) {
     const batch = groups.slice(start, start + BATCH);
     const parsed: Array<{ group: Group; input: ConsignmentInput }> = [];
@@ -240,37 +273,14 @@ export async function runBulkImport(db: Db, payload: { uploadId: number }, progr
       if ("errors" in checked) skippedByLine.push(...skippedLines(group, errorsByLine(group, checked.errors)));
       else good.push({ group, input, reference: groupReference(kind, group), site: checked.site, values: checked.values });
     }
-    // one transaction per batch; the customer's lock makes "is this consignment already uploaded?"
-    // and the write one step: two files holding the same rows, running at once, cannot both make it
-    const made = await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${upload.customerId})`);
-      const known = good.length
-        ? await tx
-            .select({ reference: bulkUploadReferences.reference, bulkUploadId: bulkUploadReferences.bulkUploadId, consignmentId: bulkUploadReferences.consignmentId })
-            .from(bulkUploadReferences)
-            .where(and(eq(bulkUploadReferences.customerId, upload.customerId), inArray(bulkUploadReferences.reference, good.map((g) => g.reference))))
-        : [];
-      const byReference = new Map(known.map((k) => [k.reference, k]));
-      const fresh: Good[] = [];
-      const again: number[] = [];
-      const seen = new Set<string>();
-      for (const g of good) {
-        const k = byReference.get(g.reference);
-        // this upload's own consignment, from a run cut short and run again: made, not skipped
-        if (k && k.bulkUploadId === upload.id) again.push(k.consignmentId);
-        else if (k || seen.has(g.reference)) skippedByLine.push(...g.group.rows.map((r) => ({ line: r.line, errors: [ALREADY_UPLOADED] })));
-        else {
-          seen.add(g.reference);
-          fresh.push(g);
-        }
-      }
-      return [...again, ...(fresh.length ? await write(tx, ctx, fresh) : [])];
-    });
-    result.created += made.length;
-    for (const id of made) if (result.consignment_ids.length < UPLOAD_ERRORS_SHOWN) result.consignment_ids.push(id);
-    const done = Math.min(groups.length, start + BATCH);
-    if (done < groups.length) await progress(Math.floor((done / groups.length) * 100), progressMessage(done, groups.length));
+    // the previous batch's write ran while this batch was checked (the database works on the other
+    // core meanwhile); writes stay one at a time and in order, so each sees the ones before it
+    await writing;
+    writing = writeBatch(good, Math.min(groups.length, start + BATCH));
+    // a failed write is thrown by the await above or below, not left unhandled meanwhile
+    writing.catch(() => {});
   }
+  await writing;
   skip(skippedByLine.sort((a, b) => a.line - b.line));
   await db.update(bulkUploads).set({ totalLines: rows.length, created: result.created, skipped: result.skipped_total }).where(eq(bulkUploads.id, upload.id));
   await removeStoredFile(upload);
