@@ -25,6 +25,8 @@ import { carriersAdminPaths } from "./openapi-carriers-admin";
 import { bulkUploadPaths } from "./openapi-bulk-upload";
 // issue 17 items 7 and 8
 import { brandingMyobPaths } from "./openapi-branding-myob";
+// issue 18 part B: payable invoices, lines, export, search
+import { invoicePaths } from "./openapi-invoices";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -275,5 +277,6 @@ export const openApiDocument = {
     ...bookingPaths,
     ...carriersAdminPaths,
     ...brandingMyobPaths,
+    ...invoicePaths,
   },
 } as const;
