@@ -14,7 +14,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
 import { exportPayableBill } from "../accounting/connection.server";
 import type { PayableBill } from "../accounting/adapter";
-import { exportsDir, openWriter } from "../exports/files.server";
+import { exportPath, exportsDir, openWriter } from "../exports/files.server";
 import type { Cell } from "../exports/columns";
 import { neutraliseFormula } from "../../utils/csv.server";
 import { AppError, notFound } from "../../utils/errors";
@@ -76,7 +76,7 @@ async function markExported(tx: DbOrTx, ids: number[], info: Record<string, unkn
 }
 
 export type ExportOutcome =
-  | { kind: "file"; filename: string; contentType: string; body: Buffer; exported: number[] }
+  | { kind: "file"; file: string; exported: number[] }
   | { kind: "accounting"; exported: number[]; bills: Array<{ invoice_id: number; uid: string; total: number }>; skipped: Array<{ invoice_id: number; message: string }>; message: string };
 
 /** POST /api/invoices/export { ids, format }: admin only. */
@@ -84,7 +84,8 @@ export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown
   authorize(user, canAdministerInvoices);
   const { ids, format } = parseOrThrow(exportSchema, raw);
   if (format === "accounting") return exportBills(db, ids);
-  const path = join(exportsDir(), `${randomUUID()}.${format}`);
+  const file = `${randomUUID()}.${format}`;
+  const path = join(exportsDir(), file);
   const exported = await db.transaction(async (tx) => {
     // invoices locked while written, so a delete cannot remove one the file already holds
     const list = await payableOf(tx, ids);
@@ -147,10 +148,21 @@ export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown
     await markExported(tx, ids, { [format]: true, by: user.id });
     return ids;
   });
-  const body = await readFile(path);
+  return { kind: "file", file, exported };
+}
+
+/**
+ * An invoice export file as a download, once: it is removed as it is answered (the exports
+ * cleanup removes any never fetched). Null for a name this module did not make or one gone.
+ */
+export async function takeExportFile(file: string): Promise<Response | null> {
+  const path = /\.(csv|xlsx)$/.test(file) ? exportPath(file) : null;
+  const body = path ? await readFile(path).catch(() => null) : null;
+  if (!path || !body) return null;
   await unlink(path).catch(() => {});
-  const contentType = format === "csv" ? "text/csv; charset=utf-8" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-  return { kind: "file", filename: `invoices-${new Date().toISOString().slice(0, 10)}.${format}`, contentType, body, exported };
+  const contentType = file.endsWith(".csv") ? "text/csv; charset=utf-8" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+  const filename = `invoices-${new Date().toISOString().slice(0, 10)}.${file.endsWith(".csv") ? "csv" : "xlsx"}`;
+  return new Response(new Uint8Array(body), { headers: { "Content-Type": contentType, "Content-Disposition": `attachment; filename="${filename}"` } });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { exportInvoices } from "~/modules/invoices/export.server";
+import { exportInvoices, takeExportFile } from "~/modules/invoices/export.server";
 import { requireFinanceApi } from "~/modules/invoices/guard.server";
 import { api, assertMethod, readBody } from "~/utils/http.server";
 
@@ -13,6 +13,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { user } = await requireFinanceApi(context, request, { admin: true });
     const out = await exportInvoices(context.db, user, await readBody(request));
     if (out.kind === "accounting") return { exported: out.exported, bills: out.bills, skipped: out.skipped, message: out.message };
-    return new Response(new Uint8Array(out.body), { headers: { "Content-Type": out.contentType, "Content-Disposition": `attachment; filename="${out.filename}"` } });
+    const file = await takeExportFile(out.file);
+    if (!file) throw new Error("the export file was not written");
+    return file;
   });
 }
