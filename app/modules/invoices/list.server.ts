@@ -13,6 +13,12 @@ import { parseOrThrow } from "../../utils/validation";
 import { financeScope, type FinanceScope } from "./access";
 import { dateRange, invoiceFilterSchema, INVOICE_MESSAGES, type DateFilter, type PayableStateFilter } from "./schemas";
 
+/**
+ * The outer invoice's id, spelled out: drizzle writes a column of a one-table select unqualified,
+ * and inside a subquery over invoice_details an unqualified "id" would be the line's own.
+ */
+export const INVOICE_ID = sql.raw(`"invoices"."id"`);
+
 /** The lines of an invoice this scope may see, as a condition on invoice_details d. */
 export function lineScopeSql(scope: FinanceScope): SQL {
   return scope.kind === "all" ? sql`true` : sql`d.customer_id = ${scope.customerId}`;
@@ -20,10 +26,10 @@ export function lineScopeSql(scope: FinanceScope): SQL {
 
 /** Invoices this scope may see: all, or those holding one of the customer's lines. */
 export function invoiceScopeSql(scope: FinanceScope): SQL | undefined {
-  return scope.kind === "all" ? undefined : sql`exists (select 1 from invoice_details d where d.invoice_id = ${invoices.id} and d.customer_id = ${scope.customerId})`;
+  return scope.kind === "all" ? undefined : sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and d.customer_id = ${scope.customerId})`;
 }
 
-const count = (scope: FinanceScope, where: SQL) => sql<number>`(select count(*)::int from invoice_details d where d.invoice_id = ${invoices.id} and ${lineScopeSql(scope)} and ${where})`;
+const count = (scope: FinanceScope, where: SQL) => sql<number>`(select count(*)::int from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and ${where})`;
 
 /** One invoice's columns with counts and cost over the lines the caller may see. */
 function invoiceColumns(scope: FinanceScope) {
@@ -44,7 +50,7 @@ function invoiceColumns(scope: FinanceScope) {
     allocatedCount: count(scope, sql`d.state in ('allocated', 'exported')`),
     unallocatedCount: count(scope, sql`d.state in ('unallocated', 'allocation_failure')`),
     invoicedCount: count(scope, sql`d.state = 'invoiced'`),
-    totalCost: sql<string>`(select coalesce(sum(d.total_cost), 0)::text from invoice_details d where d.invoice_id = ${invoices.id} and ${lineScopeSql(scope)})`,
+    totalCost: sql<string>`(select coalesce(sum(d.total_cost), 0)::text from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)})`,
   };
 }
 type InvoiceRow = { [K in keyof ReturnType<typeof invoiceColumns>]: unknown } & Record<string, unknown>;
@@ -124,7 +130,7 @@ export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<str
     eq(invoices.accountingType, "payable"),
     invoiceScopeSql(scope),
     f.carrier_id ? eq(invoices.carrierId, f.carrier_id) : undefined,
-    f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${invoices.id} and d.customer_id = ${f.customer_id})` : undefined,
+    f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and d.customer_id = ${f.customer_id})` : undefined,
     gte(invoices.invoiceDate, range.from),
     lte(invoices.invoiceDate, range.to),
   );

@@ -8,7 +8,7 @@ import { invoices } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { parseOrThrow } from "../../utils/validation";
 import { financeScope } from "./access";
-import { invoiceScopeSql, lineScopeSql } from "./list.server";
+import { INVOICE_ID, invoiceScopeSql, lineScopeSql } from "./list.server";
 import { searchQuerySchema } from "./schemas";
 
 export const SEARCH_LIMIT = 10;
@@ -28,10 +28,10 @@ export async function searchInvoices(db: DbOrTx, user: CurrentUser, raw: Record<
   const { query } = parseOrThrow(searchQuerySchema, raw);
   const scope = financeScope(user);
   const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const lineMatch = sql`exists (select 1 from invoice_details d where d.invoice_id = ${invoices.id} and ${lineScopeSql(scope)} and (d.reference ilike ${like} or d.consignment_number ilike ${like}))`;
+  const lineMatch = sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and (d.reference ilike ${like} or d.consignment_number ilike ${like}))`;
   // the matching lines' values first, then others, three of each: enough to tell invoices apart
   const pick = (column: string) =>
-    sql<string[]>`array(select v from (select distinct d.${sql.raw(column)} as v, d.${sql.raw(column)} ilike ${like} as hit from invoice_details d where d.invoice_id = ${invoices.id} and ${lineScopeSql(scope)} and d.${sql.raw(column)} is not null) x order by hit desc, v limit 3)`;
+    sql<string[]>`array(select v from (select distinct d.${sql.raw(column)} as v, d.${sql.raw(column)} ilike ${like} as hit from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and d.${sql.raw(column)} is not null) x order by hit desc, v limit 3)`;
   const rows = await db
     .select({
       id: invoices.id,
