@@ -20,7 +20,7 @@ type Json = Record<string, any>;
 let server: TestServer;
 const EMAILS = { admin: "admin@example.com", finance: "finance@example.com", customerService: "customerservice@example.com" };
 const c = {} as Record<keyof typeof EMAILS, Client>;
-const ids = {} as Record<string, number>;
+const ids = {} as Record<"auspost" | "northline" | "acme" | "testco" | "acmeSite" | "parcel" | "a1" | "a2" | "n1" | "old", number>;
 // the users' sites are in Melbourne; the list's default range is the past fortnight
 const today = todayIn("Australia/Melbourne");
 const daysAgo = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator
 import { useEffect, useState } from "react";
 import { FormErrors } from "~/components/Field";
 import { ImportInvoicesDialog } from "~/components/finance/ImportInvoicesDialog";
+import { InvoiceResult } from "~/components/finance/InvoiceSearch";
 import { InvoiceFilters } from "~/components/finance/InvoiceFilters";
 import { InvoiceGroups } from "~/components/finance/InvoiceGroups";
 import { ServerDialog } from "~/components/finance/ServerDialog";
@@ -12,6 +13,7 @@ import { deleteInvoices } from "~/modules/invoices/actions.server";
 import { exportInvoices } from "~/modules/invoices/export.server";
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { filterChoices, importTemplates, listPayable } from "~/modules/invoices/list.server";
+import { searchInvoices } from "~/modules/invoices/search.server";
 import { INVOICE_MESSAGES, PAYABLE_STATES } from "~/modules/invoices/schemas";
 import { AppError } from "~/utils/errors";
 import { readForm } from "~/utils/http.server";
@@ -32,7 +34,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   const canAdmin = canAdministerInvoices(user);
   const [choices, templates] = await Promise.all([filterChoices(context.db, user), canAdmin ? importTemplates(context.db) : Promise.resolve([])]);
-  return { list, errors, choices, templates, canAdmin, importJob: q.get("import_job"), allocateJob: q.get("allocate_job") };
+  // the header's invoice search without JavaScript lands here with its query
+  const query = q.get("query")?.trim() ?? "";
+  const found = query.length >= 3 ? await searchInvoices(context.db, user, { query }) : null;
+  return { list, errors, choices, templates, canAdmin, importJob: q.get("import_job"), allocateJob: q.get("allocate_job"), query, found };
 }
 
 type ActionData = { message?: string; errors?: Record<string, string[]>; confirm?: { ids: number[] }; download?: string; ok?: boolean };
@@ -64,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function InvoicesPayable() {
-  const { list, errors, choices, templates, canAdmin, importJob, allocateJob } = useLoaderData<typeof loader>();
+  const { list, errors, choices, templates, canAdmin, importJob, allocateJob, query: searched, found } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -97,6 +102,24 @@ export default function InvoicesPayable() {
       </div>
       {importJob ? <JobProgress jobId={importJob} onDone={() => revalidator.revalidate()} /> : null}
       {allocateJob ? <JobProgress jobId={allocateJob} onDone={() => revalidator.revalidate()} /> : null}
+      {found ? (
+        <section className="card" aria-label="Invoice search results" data-testid="invoice-search-results">
+          <h2 className="font-semibold">Invoices matching “{searched}”</h2>
+          {found.length ? (
+            <ul className="divide-y divide-slate-100">
+              {found.map((r) => (
+                <li key={r.id} className="py-1">
+                  <Link to={r.url}>
+                    <InvoiceResult r={r} />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-sm text-slate-600">{INVOICE_MESSAGES.noInvoices}</p>
+          )}
+        </section>
+      ) : null}
       <InvoiceFilters filters={f} choices={choices} errors={errors} />
 
       <nav aria-label="Invoice states" className="flex flex-wrap gap-2">
