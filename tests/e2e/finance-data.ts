@@ -1,16 +1,18 @@
 import postgres from "postgres";
+import { plusDays } from "../../app/modules/calendar/dates";
 import { todayIn } from "../../app/modules/calendar/site-time";
 
 /**
  * Payable invoices for the finance specs, written straight into the server's database (the
- * importer is another part's): an Australia Post invoice dated today with two lines and costs.
+ * importer is another part's): an Australia Post invoice dated two days ago with two lines and costs.
  * Answers the invoice id and a function that removes it again.
  */
 export async function insertPayableInvoice(number: string): Promise<{ id: number; remove: () => Promise<void> }> {
   const url = process.env.E2E_DATABASE_URL;
   if (!url) throw new Error("E2E_DATABASE_URL is needed to write invoices for the finance specs");
   const sql = postgres(url, { max: 1 });
-  const today = todayIn("Australia/Melbourne");
+  // two days back: inside every site's past fortnight, whatever its time zone (the admin's is Los Angeles)
+  const today = plusDays(todayIn("Australia/Melbourne"), -2);
   const [carrier] = await sql<{ id: number }[]>`select id from carriers where code = 'auspost'`;
   const [inv] = await sql<{ id: number }[]>`insert into invoices (accounting_type, invoice_number, invoice_date, total, carrier_id) values ('payable', ${number}, ${today}, 33, ${carrier!.id}) returning id`;
   for (const [n, cn] of [[1, `${number}-A`], [2, `${number}-B`]] as const) {
