@@ -31,7 +31,7 @@ test("an admin opens an invoice, pages and edits a line in the modal, and export
     await tabTo(page, dialog.getByRole("link", { name: "Next" }), 10);
     await page.keyboard.press("Enter");
     await expect(dialog.getByTestId("line-position")).toHaveText("2 of 2");
-    await expect(dialog.getByRole("heading")).toContainText(`${number}-B`);
+    await expect(dialog.getByRole("heading", { level: 2 })).toContainText(`${number}-B`);
 
     const payer = dialog.getByLabel("Payer");
     await tabTo(page, payer, 40);

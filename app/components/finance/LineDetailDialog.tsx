@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { FieldError, FormErrors } from "~/components/Field";
 import { AllocationRuleTester } from "~/components/finance/AllocationRuleTester";
 import { ServerDialog } from "~/components/finance/ServerDialog";
@@ -60,6 +60,8 @@ export function LineDetailDialog({
 }) {
   const p = line.position;
   const [sites, setSites] = useState(choices.sites);
+  // each load (another line, a save) brings the chosen customer's sites afresh
+  useEffect(() => setSites(choices.sites), [choices.sites]);
   const value = (k: string) => {
     const v = (line as unknown as Record<string, unknown>)[k];
     return k === "despatch_date" ? isoToDisplay(v as string | null) : v == null ? "" : String(v);
@@ -92,7 +94,8 @@ export function LineDetailDialog({
         </p>
       ) : null}
       <FormErrors errors={errors.base} />
-      <Form method="post" replace preventScrollReset>
+      {/* keyed by line: paging keeps the dialog (and focus on Next) but the fields must be the new line's */}
+      <Form key={line.id} method="post" replace preventScrollReset>
         <input type="hidden" name="detail_id" value={line.id} />
         <fieldset disabled={!canEdit} className="grid grid-cols-2 gap-3 md:grid-cols-4">
           <legend className="sr-only">Line fields</legend>
