@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { audit } from "./axe";
+import { insertPayableInvoice } from "./finance-data";
 import { signIn } from "./helpers";
 
 /**
@@ -19,4 +20,24 @@ test("allocation rules screens, as an admin and as customer service", async ({ p
   await signIn(page, "customerservice@example.com");
   await page.goto("/allocation_rules?carrier=SIMEX");
   await audit(page, "/allocation_rules?carrier=SIMEX (customer service)");
+});
+
+test("payable invoices, the invoice page and the line modal, as an admin", async ({ page }) => {
+  test.setTimeout(120_000);
+  const invoice = await insertPayableInvoice(`AXE-${Date.now()}`);
+  try {
+    await signIn(page, "admin@example.com");
+    await page.goto("/invoices_payable?state=all");
+    await expect(page.getByTestId("invoice-groups")).toBeVisible();
+    await audit(page, "/invoices_payable");
+    await page.goto(`/invoice/${invoice.id}`);
+    await expect(page.getByTestId("invoice-lines")).toBeVisible();
+    await audit(page, "/invoice/{id}");
+    await page.getByTestId("line-row").first().getByRole("link").focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("line-dialog")).toBeVisible();
+    await audit(page, "/invoice/{id}?detail=");
+  } finally {
+    await invoice.remove();
+  }
 });

@@ -27,6 +27,8 @@ import { bulkUploadPaths } from "./openapi-bulk-upload";
 import { brandingMyobPaths } from "./openapi-branding-myob";
 // issue 18 items 5 and 6: allocation rules and allocation
 import { allocationPaths } from "./openapi-allocation";
+// issue 18 part B: payable invoices, lines, export, search
+import { invoicePaths } from "./openapi-invoices";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -278,5 +280,6 @@ export const openApiDocument = {
     ...carriersAdminPaths,
     ...brandingMyobPaths,
     ...allocationPaths,
+    ...invoicePaths,
   },
 } as const;

@@ -4,9 +4,7 @@
  * somewhere real. Remove a line when its screen lands.
  */
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
-  invoices_payable: { title: "Payable invoices", release: "finance" },
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
-  invoice: { title: "Invoice", release: "finance" },
   reconciliations: { title: "Reconciliations", release: "finance" },
   reconciliation: { title: "Reconciliation", release: "finance" },
   carrier_invoice_configs: { title: "Invoice templates", release: "finance" },

@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { useEffect } from "react";
 import { ConsignmentSearch } from "~/components/ConsignmentSearch";
+import { InvoiceSearch } from "~/components/finance/InvoiceSearch";
 import { requireUser } from "~/modules/auth/guard.server";
 import { userSite } from "~/modules/calendar/site-time";
 import { listNotices, unseenNoticeCount } from "~/modules/notices/notices.server";
@@ -106,15 +107,7 @@ export default function AppShell() {
             ))}
           </nav>
           <ConsignmentSearch country={dateCountry} />
-          {user.view === "FINANCE" && (
-            // invoices do not exist yet: their search box leads to the finance release's page
-            <Form method="get" action="/invoices_payable" role="search">
-              <label htmlFor="invoice-search" className="sr-only">
-                Search invoices
-              </label>
-              <input id="invoice-search" name="query" type="search" placeholder="Search invoices" className="w-40 rounded px-2 py-1 text-sm text-slate-900" />
-            </Form>
-          )}
+          {user.view === "FINANCE" && <InvoiceSearch />}
           <Menu label="Enquiries">
             {enquiriesMenu(user, enquiryTypes).map((item) => (
               <Link key={item.to} to={item.to} className={menuItem}>

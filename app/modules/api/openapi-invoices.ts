@@ -1,0 +1,36 @@
+/**
+ * Payable invoices, their lines, export and search (issue 18 items 3, 4, 7 and 8) in the OpenAPI
+ * document; spread into its paths.
+ */
+import { errorResponses, idParam, ok } from "./openapi-parts";
+
+const scoped = "Staff see every invoice; a customer's finance user only their own lines and the invoices holding them.";
+const admin = "Admin or super admin; others 403.";
+const filters = "?carrier_id, customer_id, date (this_week, last_week, fortnight, this_month, last_month, custom with from and to, YYYY-MM-DD; default fortnight), state (all, unallocated, allocated, exported; default unallocated, or all when none is)";
+
+export const invoicePaths = {
+  "/api/invoices": {
+    get: { summary: `Payable invoices ${filters}: { invoices, meta: { counts, totals: { cost, consignments }, filters } }. ${scoped}`, responses: { ...ok("{ invoices, meta }"), ...errorResponses } },
+  },
+  "/api/invoices/groups": {
+    get: { summary: `The same, grouped per carrier: { groups: [{ carrier_id, carrier_name, invoices, total_cost, consignments }], meta }. ${scoped}`, responses: { ...ok("{ groups, meta }"), ...errorResponses } },
+  },
+  "/api/invoices/{id}": {
+    get: { summary: `One invoice with its line counters. ${scoped}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
+    put: { summary: `{ invoice_number, invoice_date (dd/mm/yyyy), total }. ${admin}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
+    delete: { summary: `Deletes the invoice, its lines, costs and kept file; 409 once exported. ${admin}`, parameters: [idParam("id")], responses: { ...ok("{ deleted, message }"), ...errorResponses } },
+  },
+  "/api/invoices/export": {
+    post: { summary: `{ ids, format: csv | xlsx | accounting }: csv/xlsx answer the file of lines and cost lines (formulas neutralised); accounting sends a bill per invoice whose carrier is mapped to a supplier: { exported, bills, skipped, message }. Exported invoices and lines get state exported. ${admin}`, responses: { ...ok("File or { exported, bills, skipped, message }"), ...errorResponses } },
+  },
+  "/api/invoices/search": {
+    get: { summary: `?query= (3 characters or more): at most 10 { id, invoice_number (or 'Pending'), references, consignment_numbers, state, invoice_date, url }. ${scoped}`, responses: { ...ok("{ invoices }"), ...errorResponses } },
+  },
+  "/api/invoice_details": {
+    get: { summary: `Invoice detail search: ?invoice_id, state, accounting_type, page, per_page (20, 50, 100, 150), order_by, order_direction; meta_data=true for the counters only. ${scoped}`, responses: { ...ok("{ invoice_details, pagination, meta }"), ...errorResponses } },
+  },
+  "/api/invoices/{invoiceId}/invoice_details/{id}": {
+    get: { summary: `One line with its costs and position ('n of total', first, previous, next, last). ${scoped}`, parameters: [idParam("invoiceId"), idParam("id")], responses: { ...ok("Invoice detail"), ...errorResponses } },
+    put: { summary: `The payable line's fields, customer_id, site_id, service_id (or 'unquoted'); all three set make it allocated by hand. ${admin}`, parameters: [idParam("invoiceId"), idParam("id")], responses: { ...ok("Invoice detail"), ...errorResponses } },
+  },
+};

@@ -1,0 +1,221 @@
+/**
+ * Export of payable invoices (issue 18 item 7): CSV or XLSX of their lines and cost lines for the
+ * accounts team, through the exports module's writers (text cells neutralised against formulas),
+ * or as bills through the accounting link where the carrier is mapped to a supplier. Exported
+ * invoices and their lines get state exported, exported_at and export_info.
+ */
+import { randomUUID } from "node:crypto";
+import { readFile, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { carriers, customers, invoiceCosts, invoiceDetails, invoices, services, sites } from "../../../db/schema";
+import type { CurrentUser } from "../auth/current-user.server";
+import { authorize } from "../auth/guard.server";
+import { exportPayableBill } from "../accounting/connection.server";
+import type { PayableBill } from "../accounting/adapter";
+import { exportPath, exportsDir, openWriter } from "../exports/files.server";
+import type { Cell } from "../exports/columns";
+import { neutraliseFormula } from "../../utils/csv.server";
+import { AppError, notFound } from "../../utils/errors";
+import { parseOrThrow } from "../../utils/validation";
+import { canAdministerInvoices } from "./access";
+import { COST_CATEGORIES, costCategoryLabel, exportSchema, INVOICE_MESSAGES } from "./schemas";
+
+const LINE_HEADERS = [
+  "Carrier",
+  "Invoice number",
+  "Invoice date",
+  "Line",
+  "State",
+  "Consignment number",
+  "Customer",
+  "Site",
+  "Service",
+  "Account number",
+  "Reference",
+  "Service description",
+  "Despatch date",
+  "Sender",
+  "Sender suburb",
+  "Sender postcode",
+  "Sender zone",
+  "Receiver",
+  "Receiver suburb",
+  "Receiver postcode",
+  "Receiver zone",
+  "Quantity",
+  "Dead weight",
+  "Charge weight",
+  "Volume",
+  "Total cost",
+  ...COST_CATEGORIES.map(costCategoryLabel),
+];
+
+const n = (v: string | null) => (v == null ? null : Number(v));
+const t = (v: string | null) => (v == null ? null : neutraliseFormula(v));
+
+/** The payable invoices of the ids, locked, or a 404 naming none of them. */
+async function payableOf(tx: DbOrTx, ids: number[]) {
+  const rows = await tx
+    .select({ id: invoices.id, number: invoices.invoiceNumber, date: invoices.invoiceDate, carrierId: invoices.carrierId, carrierName: carriers.name, supplier: carriers.myobUid })
+    .from(invoices)
+    .leftJoin(carriers, eq(carriers.id, invoices.carrierId))
+    .where(and(inArray(invoices.id, ids), eq(invoices.accountingType, "payable")))
+    .orderBy(asc(invoices.id))
+    .for("update", { of: invoices });
+  if (rows.length !== new Set(ids).size) throw notFound("Invoice");
+  return rows;
+}
+
+async function markExported(tx: DbOrTx, ids: number[], info: Record<string, unknown>) {
+  if (!ids.length) return;
+  const now = new Date();
+  await tx.update(invoices).set({ state: "exported", exportedAt: now, exportInfo: info }).where(inArray(invoices.id, ids));
+  await tx.update(invoiceDetails).set({ state: "exported", updatedAt: now }).where(inArray(invoiceDetails.invoiceId, ids));
+}
+
+export type ExportOutcome =
+  | { kind: "file"; file: string; exported: number[] }
+  | { kind: "accounting"; exported: number[]; bills: Array<{ invoice_id: number; uid: string; total: number }>; skipped: Array<{ invoice_id: number; message: string }>; message: string };
+
+/** POST /api/invoices/export { ids, format }: admin only. */
+export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<ExportOutcome> {
+  authorize(user, canAdministerInvoices);
+  const { ids, format } = parseOrThrow(exportSchema, raw);
+  if (format === "accounting") return exportBills(db, ids);
+  const file = `${randomUUID()}.${format}`;
+  const path = join(exportsDir(), file);
+  const exported = await db.transaction(async (tx) => {
+    // invoices locked while written, so a delete cannot remove one the file already holds
+    const list = await payableOf(tx, ids);
+    const writer = await openWriter(path, format, LINE_HEADERS);
+    try {
+      for (const inv of list) {
+        const lines = await tx
+          .select({ d: invoiceDetails, customer: customers.name, site: sites.name, service: services.name })
+          .from(invoiceDetails)
+          .leftJoin(customers, eq(customers.id, invoiceDetails.customerId))
+          .leftJoin(sites, eq(sites.id, invoiceDetails.siteId))
+          .leftJoin(services, eq(services.id, invoiceDetails.serviceId))
+          .where(eq(invoiceDetails.invoiceId, inv.id))
+          .orderBy(asc(invoiceDetails.lineNumber), asc(invoiceDetails.id));
+        const costs = await tx
+          .select({ detailId: invoiceCosts.invoiceDetailId, category: invoiceCosts.category, amount: sql<string>`sum(${invoiceCosts.amount})::text` })
+          .from(invoiceCosts)
+          .innerJoin(invoiceDetails, eq(invoiceDetails.id, invoiceCosts.invoiceDetailId))
+          .where(eq(invoiceDetails.invoiceId, inv.id))
+          .groupBy(invoiceCosts.invoiceDetailId, invoiceCosts.category);
+        const byLine = new Map<number, Map<string, number>>();
+        for (const c of costs) byLine.set(c.detailId, (byLine.get(c.detailId) ?? new Map()).set(c.category, Number(c.amount)));
+        for (const { d, customer, site, service } of lines) {
+          const cat = byLine.get(d.id);
+          const row: Cell[] = [
+            t(inv.carrierName),
+            t(inv.number),
+            inv.date,
+            d.lineNumber,
+            d.state,
+            t(d.consignmentNumber),
+            t(customer),
+            t(site),
+            d.unquoted ? "Unquoted" : t(service),
+            t(d.accountNumber),
+            t(d.reference),
+            t(d.serviceDescription),
+            d.despatchDate,
+            t(d.senderName),
+            t(d.senderLocality),
+            t(d.senderPostcode),
+            t(d.senderZone),
+            t(d.receiverName),
+            t(d.receiverLocality),
+            t(d.receiverPostcode),
+            t(d.receiverZone),
+            d.totalQuantity,
+            n(d.totalWeightInUom),
+            n(d.totalChargeWeight),
+            n(d.totalVolumeInUomCubed),
+            Number(d.totalCost),
+            ...COST_CATEGORIES.map((k) => cat?.get(k) ?? null),
+          ];
+          await writer.write(row);
+        }
+      }
+    } finally {
+      await writer.close();
+    }
+    await markExported(tx, ids, { [format]: true, by: user.id });
+    return ids;
+  });
+  return { kind: "file", file, exported };
+}
+
+/**
+ * An invoice export file as a download, once: it is removed as it is answered (the exports
+ * cleanup removes any never fetched). Null for a name this module did not make or one gone.
+ */
+export async function takeExportFile(file: string): Promise<Response | null> {
+  const path = /\.(csv|xlsx)$/.test(file) ? exportPath(file) : null;
+  const body = path ? await readFile(path).catch(() => null) : null;
+  if (!path || !body) return null;
+  await unlink(path).catch(() => {});
+  const contentType = file.endsWith(".csv") ? "text/csv; charset=utf-8" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+  const filename = `invoices-${new Date().toISOString().slice(0, 10)}.${file.endsWith(".csv") ? "csv" : "xlsx"}`;
+  return new Response(new Uint8Array(body), { headers: { "Content-Type": contentType, "Content-Disposition": `attachment; filename="${filename}"` } });
+}
+
+/**
+ * One bill per invoice: a line per cost category (GST is the tax, shared over the lines by
+ * amount). Unmapped carriers and refusals are reported per invoice; the rest are exported.
+ */
+async function exportBills(db: DbOrTx, ids: number[]): Promise<ExportOutcome> {
+  const list = await db.transaction((tx) => payableOf(tx, ids));
+  const bills: Array<{ invoice_id: number; uid: string; total: number }> = [];
+  const skipped: Array<{ invoice_id: number; message: string }> = [];
+  for (const inv of list) {
+    if (!inv.supplier) {
+      skipped.push({ invoice_id: inv.id, message: INVOICE_MESSAGES.unmapped(inv.carrierName ?? "The carrier") });
+      continue;
+    }
+    const sums = await db
+      .select({ category: invoiceCosts.category, amount: sql<string>`sum(${invoiceCosts.amount})::text` })
+      .from(invoiceCosts)
+      .innerJoin(invoiceDetails, eq(invoiceDetails.id, invoiceCosts.invoiceDetailId))
+      .where(eq(invoiceDetails.invoiceId, inv.id))
+      .groupBy(invoiceCosts.category)
+      .orderBy(asc(invoiceCosts.category));
+    const bill = billOf(inv, sums);
+    if (typeof bill === "string") {
+      skipped.push({ invoice_id: inv.id, message: bill });
+      continue;
+    }
+    try {
+      // each bill is its own call: the service refuses a number twice, so a retry never doubles one
+      const done = await exportPayableBill(db, bill);
+      await db.transaction((tx) => markExported(tx, [inv.id], { accounting: { uid: done.uid, total: done.total } }));
+      bills.push({ invoice_id: inv.id, uid: done.uid, total: done.total });
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      skipped.push({ invoice_id: inv.id, message: `${inv.number ?? "Pending"}: ${e.message}` });
+    }
+  }
+  const message = [INVOICE_MESSAGES.exportedAccounting(bills.length), ...skipped.map((s) => s.message)].join(" ");
+  return { kind: "accounting", exported: bills.map((b) => b.invoice_id), bills, skipped, message };
+}
+
+/** The bill for one invoice, or why there is none. */
+export function billOf(inv: { number: string | null; date: string | null; supplier: string | null }, sums: Array<{ category: string; amount: string }>): PayableBill | string {
+  if (!inv.number || !inv.date) return `${inv.number ?? "Pending"}: an invoice needs a number and a date to be a bill.`;
+  const gst = sums.filter((s) => s.category === "gst").reduce((a, s) => a + Number(s.amount), 0);
+  const lines = sums.filter((s) => s.category !== "gst").map((s) => ({ description: costCategoryLabel(s.category), amount: Number(s.amount), tax: 0 }));
+  if (!lines.length) return `${inv.number}: the invoice has no costs to bill.`;
+  const base = lines.reduce((a, l) => a + l.amount, 0);
+  let left = Math.round(gst * 100);
+  lines.forEach((l, i) => {
+    const share = i === lines.length - 1 ? left : base ? Math.round((gst * 100 * l.amount) / base) : 0;
+    l.tax = share / 100;
+    left -= share;
+  });
+  return { supplierUid: inv.supplier!, number: inv.number, date: inv.date, lines };
+}

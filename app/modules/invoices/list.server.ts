@@ -1,0 +1,222 @@
+/**
+ * Payable invoices as the list, the invoice page and /api read them (issue 18 items 3 and 4;
+ * spec 3 "Invoices payable"). Every query is scoped by financeScope: staff see every invoice, a
+ * customer's finance user only the invoices holding their lines, counted over their lines alone.
+ */
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { carrierInvoiceConfigs, carriers, customers, invoices } from "../../../db/schema";
+import type { CurrentUser } from "../auth/current-user.server";
+import { userToday } from "../calendar/site-time";
+import { notFound } from "../../utils/errors";
+import { parseOrThrow } from "../../utils/validation";
+import { financeScope, type FinanceScope } from "./access";
+import { dateRange, invoiceFilterSchema, INVOICE_MESSAGES, type DateFilter, type PayableStateFilter } from "./schemas";
+
+/**
+ * The outer invoice's id, spelled out: drizzle writes a column of a one-table select unqualified,
+ * and inside a subquery over invoice_details an unqualified "id" would be the line's own.
+ */
+export const INVOICE_ID = sql.raw(`"invoices"."id"`);
+
+/** The lines of an invoice this scope may see, as a condition on invoice_details d. */
+export function lineScopeSql(scope: FinanceScope): SQL {
+  return scope.kind === "all" ? sql`true` : sql`d.customer_id = ${scope.customerId}`;
+}
+
+/** Invoices this scope may see: all, or those holding one of the customer's lines. */
+export function invoiceScopeSql(scope: FinanceScope): SQL | undefined {
+  return scope.kind === "all" ? undefined : sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and d.customer_id = ${scope.customerId})`;
+}
+
+const count = (scope: FinanceScope, where: SQL) => sql<number>`(select count(*)::int from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and ${where})`;
+
+/** One invoice's columns with counts and cost over the lines the caller may see. */
+function invoiceColumns(scope: FinanceScope) {
+  return {
+    id: invoices.id,
+    state: invoices.state,
+    accountingType: invoices.accountingType,
+    invoiceNumber: invoices.invoiceNumber,
+    invoiceDate: invoices.invoiceDate,
+    total: invoices.total,
+    carrierId: invoices.carrierId,
+    carrierName: carriers.name,
+    carrierCode: carriers.code,
+    customerName: customers.name,
+    originalFileName: invoices.originalFileName,
+    exportedAt: invoices.exportedAt,
+    linesCount: count(scope, sql`true`),
+    allocatedCount: count(scope, sql`d.state in ('allocated', 'exported')`),
+    unallocatedCount: count(scope, sql`d.state in ('unallocated', 'allocation_failure')`),
+    invoicedCount: count(scope, sql`d.state = 'invoiced'`),
+    totalCost: sql<string>`(select coalesce(sum(d.total_cost), 0)::text from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)})`,
+  };
+}
+type InvoiceRow = { [K in keyof ReturnType<typeof invoiceColumns>]: unknown } & Record<string, unknown>;
+
+export interface InvoiceJson {
+  id: number;
+  state: string;
+  accounting_type: string;
+  invoice_number: string | null;
+  invoice_date: string | null;
+  total: number;
+  total_cost: number;
+  carrier_id: number | null;
+  carrier_name: string | null;
+  carrier_code: string | null;
+  customer: string | null;
+  original_file_name: string | null;
+  exported_at: string | null;
+  invoice_details_count: number;
+  invoice_details_allocated_count: number;
+  invoice_details_unallocated_count: number;
+  invoice_details_invoiced_count: number;
+}
+
+function toJson(r: InvoiceRow): InvoiceJson {
+  return {
+    id: r.id as number,
+    state: r.state as string,
+    accounting_type: r.accountingType as string,
+    invoice_number: (r.invoiceNumber as string | null) ?? null,
+    invoice_date: (r.invoiceDate as string | null) ?? null,
+    total: Number(r.total),
+    total_cost: Number(r.totalCost),
+    carrier_id: (r.carrierId as number | null) ?? null,
+    carrier_name: (r.carrierName as string | null) ?? null,
+    carrier_code: (r.carrierCode as string | null) ?? null,
+    customer: (r.customerName as string | null) ?? null,
+    original_file_name: (r.originalFileName as string | null) ?? null,
+    exported_at: r.exportedAt ? new Date(r.exportedAt as string).toISOString() : null,
+    invoice_details_count: Number(r.linesCount),
+    invoice_details_allocated_count: Number(r.allocatedCount),
+    invoice_details_unallocated_count: Number(r.unallocatedCount),
+    invoice_details_invoiced_count: Number(r.invoicedCount),
+  };
+}
+
+/** Which state counter an invoice falls under (allocation_failure waits like unallocated). */
+const stateSql: Record<Exclude<PayableStateFilter, "all">, SQL> = {
+  unallocated: sql`${invoices.state} not in ('allocated', 'exported')`,
+  allocated: sql`${invoices.state} = 'allocated'`,
+  exported: sql`${invoices.state} = 'exported'`,
+};
+
+export const LIST_LIMIT = 500;
+
+export interface InvoiceList {
+  filters: { carrier_id: string; customer_id: string; date: DateFilter; from: string; to: string; state: PayableStateFilter };
+  counts: Record<PayableStateFilter, number>;
+  totals: { cost: number; consignments: number };
+  groups: Array<{ carrier_id: number | null; carrier_name: string; invoices: InvoiceJson[]; total_cost: number; consignments: number }>;
+  invoices: InvoiceJson[];
+  truncated: boolean;
+  message: string | null;
+}
+
+/**
+ * The payable list: filters, state counters over the filtered invoices, totals of cost and
+ * consignments, and the invoices grouped per carrier. With no state asked, it shows the
+ * unallocated ones, or all when none is (spec 3 section 4).
+ */
+export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>): Promise<InvoiceList> {
+  const f = parseOrThrow(invoiceFilterSchema, raw);
+  const scope = financeScope(user);
+  const date = f.date ?? "fortnight";
+  const range = dateRange(date, userToday(user), { from: f.from, to: f.to });
+  const base = and(
+    eq(invoices.accountingType, "payable"),
+    invoiceScopeSql(scope),
+    f.carrier_id ? eq(invoices.carrierId, f.carrier_id) : undefined,
+    f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and d.customer_id = ${f.customer_id})` : undefined,
+    gte(invoices.invoiceDate, range.from),
+    lte(invoices.invoiceDate, range.to),
+  );
+  const [c] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      unallocated: sql<number>`count(*) filter (where ${stateSql.unallocated})::int`,
+      allocated: sql<number>`count(*) filter (where ${stateSql.allocated})::int`,
+      exported: sql<number>`count(*) filter (where ${stateSql.exported})::int`,
+    })
+    .from(invoices)
+    .where(base);
+  const counts = { all: Number(c!.all), unallocated: Number(c!.unallocated), allocated: Number(c!.allocated), exported: Number(c!.exported) };
+  const state = f.state ?? (counts.unallocated > 0 ? "unallocated" : "all");
+  const rows = await db
+    .select(invoiceColumns(scope))
+    .from(invoices)
+    .leftJoin(carriers, eq(carriers.id, invoices.carrierId))
+    .leftJoin(customers, eq(customers.id, invoices.customerId))
+    .where(and(base, state === "all" ? undefined : stateSql[state]))
+    .orderBy(asc(sql`lower(${carriers.name})`), desc(invoices.invoiceDate), desc(invoices.id))
+    .limit(LIST_LIMIT + 1);
+  const list = rows.slice(0, LIST_LIMIT).map(toJson);
+  const groups = new Map<string, InvoiceList["groups"][number]>();
+  for (const inv of list) {
+    const key = String(inv.carrier_id);
+    const g = groups.get(key) ?? { carrier_id: inv.carrier_id, carrier_name: inv.carrier_name ?? "No carrier", invoices: [], total_cost: 0, consignments: 0 };
+    g.invoices.push(inv);
+    g.total_cost += inv.total_cost;
+    g.consignments += inv.invoice_details_count;
+    groups.set(key, g);
+  }
+  const round = (n: number) => Math.round(n * 100) / 100;
+  const grouped = [...groups.values()].map((g) => ({ ...g, total_cost: round(g.total_cost) }));
+  return {
+    filters: { carrier_id: f.carrier_id ? String(f.carrier_id) : "", customer_id: f.customer_id ? String(f.customer_id) : "", date, from: range.from, to: range.to, state },
+    counts,
+    totals: { cost: round(list.reduce((s, i) => s + i.total_cost, 0)), consignments: list.reduce((s, i) => s + i.invoice_details_count, 0) },
+    groups: grouped,
+    invoices: list,
+    truncated: rows.length > LIST_LIMIT,
+    message: list.length ? null : INVOICE_MESSAGES.noInvoices,
+  };
+}
+
+/** One invoice the caller may see (payable or receivable); 404 otherwise. */
+export async function getInvoice(db: DbOrTx, user: CurrentUser, id: number): Promise<InvoiceJson> {
+  const scope = financeScope(user);
+  const [row] = await db
+    .select(invoiceColumns(scope))
+    .from(invoices)
+    .leftJoin(carriers, eq(carriers.id, invoices.carrierId))
+    .leftJoin(customers, eq(customers.id, invoices.customerId))
+    .where(and(eq(invoices.id, id), invoiceScopeSql(scope)));
+  if (!row) throw notFound("Invoice");
+  return toJson(row);
+}
+
+/** Invoices of the given ids the caller may see, for the bulk actions. */
+export async function visibleInvoiceIds(db: DbOrTx, user: CurrentUser, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(inArray(invoices.id, ids), invoiceScopeSql(financeScope(user))));
+  return rows.map((r) => r.id);
+}
+
+/** The filter choices: carriers and customers (staff only: a customer's user has one). */
+export async function filterChoices(db: DbOrTx, user: CurrentUser) {
+  const carrierRows = await db.select({ id: carriers.id, name: carriers.name }).from(carriers).orderBy(asc(sql`lower(${carriers.name})`));
+  const customerRows =
+    financeScope(user).kind === "all"
+      ? await db
+          .select({ id: customers.id, name: customers.name })
+          .from(customers)
+          .orderBy(asc(sql`lower(${customers.name})`))
+          .limit(1000)
+      : [];
+  return { carriers: carrierRows, customers: customerRows };
+}
+
+/** The Import dialog's templates: each carrier invoice config with its carrier's name. */
+export async function importTemplates(db: DbOrTx) {
+  return db
+    .select({ id: carrierInvoiceConfigs.id, name: carrierInvoiceConfigs.name, carrierName: carriers.name })
+    .from(carrierInvoiceConfigs)
+    .innerJoin(carriers, eq(carriers.id, carrierInvoiceConfigs.carrierId))
+    .orderBy(asc(sql`lower(${carrierInvoiceConfigs.name})`));
+}

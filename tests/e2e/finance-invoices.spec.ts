@@ -1,0 +1,58 @@
+import { expect, test } from "@playwright/test";
+import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
+import { insertPayableInvoice } from "./finance-data";
+
+/**
+ * Issue 18 items 3, 4 and 7, keyboard only: from the payable list open an invoice, open a line in
+ * the detail modal, page through the lines, edit and save one, close the modal and export.
+ */
+test("an admin opens an invoice, pages and edits a line in the modal, and exports, by keyboard", async ({ page }) => {
+  test.setTimeout(90_000);
+  const number = `E2E-${Date.now()}`;
+  const invoice = await insertPayableInvoice(number);
+  try {
+    await signIn(page, "admin@example.com", `/login?redirectTo=${encodeURIComponent("/invoices_payable?state=all")}`);
+    await expect(page.getByTestId("invoices-payable")).toBeVisible();
+    await countMouse(page);
+    const link = page.getByRole("link", { name: number, exact: true });
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(`payable invoice ${number}`);
+    await expect(page.getByTestId("line-row")).toHaveCount(2);
+
+    await countMouse(page);
+    await page.getByRole("link", { name: `${number}-A` }).focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByTestId("line-dialog");
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByTestId("line-position")).toHaveText("1 of 2");
+    await expect(dialog.getByTestId("line-costs")).toContainText("Fuel levy");
+    await expect(dialog.getByTestId("line-costs")).toContainText("1.50");
+    await tabTo(page, dialog.getByRole("link", { name: "Next" }), 10);
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByTestId("line-position")).toHaveText("2 of 2");
+    await expect(dialog.getByRole("heading", { level: 2 })).toContainText(`${number}-B`);
+
+    const payer = dialog.getByLabel("Payer");
+    await tabTo(page, payer, 40);
+    await page.keyboard.type("Keyboard payer");
+    await tabTo(page, dialog.getByRole("button", { name: "Save" }), 40);
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByTestId("line-message")).toHaveText("The invoice line was saved.");
+    await expect(dialog.getByLabel("Payer")).toHaveValue("Keyboard payer");
+
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("link", { name: `${number}-B` })).toBeFocused();
+
+    const download = page.waitForEvent("download");
+    await tabTo(page, page.getByRole("button", { name: "Export" }), 60);
+    await page.keyboard.press("Enter");
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^invoices-.*\.csv$/);
+    await expect(page.getByTestId("invoice-message")).toContainText("The invoice was exported.");
+    expect(await mouseEvents(page)).toBe(0);
+  } finally {
+    await invoice.remove();
+  }
+});
