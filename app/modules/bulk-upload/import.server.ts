@@ -7,6 +7,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/client.server";
+import { insertMany } from "../../../db/insert-many";
 import { addresses, bulkUploadReferences, bulkUploads, consignmentChanges, consignmentItems, consignments, carriers, dangerousGoodsItems, itemTypes, services, sites, type ConsignmentState } from "../../../db/schema";
 import { loadCurrentUser, type CurrentUser, type SiteSummary } from "../auth/current-user.server";
 import { canBulkUpload } from "../auth/roles";
@@ -154,13 +155,13 @@ async function write(tx: DbOrTx, ctx: Context, good: Good[]): Promise<number[]> 
   const consignmentIds = await nextIds(tx, "consignments", good.length);
   const lineCount = good.reduce((n, g) => n + g.input.items.length, 0);
   const itemIds = await nextIds(tx, "consignment_items", lineCount);
-  await tx.insert(addresses).values(
+  await insertMany(tx, addresses,
     good.flatMap((g, i) => [
       { ...addressValues(customerId, g.site.id, g.input.sender_address!, g.site.som), id: addressIds[2 * i]! },
       { ...addressValues(customerId, g.site.id, g.input.receiver_address!, g.site.som), id: addressIds[2 * i + 1]! },
     ]),
   );
-  await tx.insert(consignments).values(
+  await insertMany(tx, consignments,
     good.map((g, i) => ({
       ...g.values,
       id: consignmentIds[i]!,
@@ -184,11 +185,10 @@ async function write(tx: DbOrTx, ctx: Context, good: Good[]): Promise<number[]> 
     });
     dg.push(...dangerousGoodsValues(g.input.items, idAt, g.site.som));
   });
-  // item rows are the widest batch: kept under the driver's 65,535 parameters per statement
-  for (let i = 0; i < items.length; i += 3000) await tx.insert(consignmentItems).values(items.slice(i, i + 3000));
-  if (dg.length) await tx.insert(dangerousGoodsItems).values(dg);
-  await tx.insert(consignmentChanges).values(good.map((g, i) => ({ consignmentId: consignmentIds[i]!, version: 1, field: "created", fromValue: null, toValue: g.values.state, changedBy: ctx.user.id })));
-  await tx.insert(bulkUploadReferences).values(good.map((g, i) => ({ customerId, reference: g.reference, consignmentId: consignmentIds[i]!, bulkUploadId: ctx.uploadId })));
+  await insertMany(tx, consignmentItems, items);
+  await insertMany(tx, dangerousGoodsItems, dg);
+  await insertMany(tx, consignmentChanges, good.map((g, i) => ({ consignmentId: consignmentIds[i]!, version: 1, field: "created", fromValue: null, toValue: g.values.state, changedBy: ctx.user.id })));
+  await insertMany(tx, bulkUploadReferences, good.map((g, i) => ({ customerId, reference: g.reference, consignmentId: consignmentIds[i]!, bulkUploadId: ctx.uploadId })));
   return consignmentIds;
 }
 
