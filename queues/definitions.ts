@@ -16,6 +16,7 @@ import { BOOK_JOB, bookOutcome, bookPayload, runBookings, type BookResult } from
 import { BOOKING } from "../app/modules/bookings/rules";
 import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
 import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
+import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -139,6 +140,14 @@ export const JOBS = {
     startMessage: "Reading the file...",
     doneMessage: (r: ImportResult) => importMessage(r),
     run: ({ db }, payload, progress) => runBulkImport(db, payload, progress),
+  }),
+  // issue 18: one carrier invoice upload (one or more files, each in its own transaction)
+  [INVOICE_IMPORT_JOB]: define({
+    payload: invoiceImportPayload,
+    startMessage: "Reading the invoice files...",
+    doneMessage: (r: InvoiceImportResult) => importDoneMessage(r),
+    errorsOf: (r: InvoiceImportResult) => importErrors(r),
+    run: ({ db }, payload, progress) => runInvoiceImport(db, payload, progress),
   }),
 };
 

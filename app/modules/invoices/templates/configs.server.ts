@@ -50,6 +50,11 @@ export async function listConfigs(db: DbOrTx, user: CurrentUser, filter: { name?
 
 export async function getConfig(db: DbOrTx, user: CurrentUser, id: number): Promise<ConfigJson> {
   assertReader(user);
+  return loadConfig(db, id);
+}
+
+/** A template with its steps in order, for whoever was already allowed (the import job). */
+export async function loadConfig(db: DbOrTx, id: number): Promise<ConfigJson> {
   const [row] = await db
     .select({ id: carrierInvoiceConfigs.id, name: carrierInvoiceConfigs.name, carrier_id: carrierInvoiceConfigs.carrierId, carrier_name: carriers.name, parser: carrierInvoiceConfigs.parser })
     .from(carrierInvoiceConfigs)
