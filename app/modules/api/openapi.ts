@@ -25,6 +25,8 @@ import { carriersAdminPaths } from "./openapi-carriers-admin";
 import { bulkUploadPaths } from "./openapi-bulk-upload";
 // issue 17 items 7 and 8
 import { brandingMyobPaths } from "./openapi-branding-myob";
+// issue 18 part A: invoice templates and import
+import { invoiceImportPaths } from "./openapi-invoice-import";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -271,6 +273,7 @@ export const openApiDocument = {
     // issue 17 item 6: online store
     ...storePaths,
     ...bulkUploadPaths,
+    ...invoiceImportPaths,
     ...recipientsPaths,
     ...bookingPaths,
     ...carriersAdminPaths,

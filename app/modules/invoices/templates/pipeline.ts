@@ -81,6 +81,11 @@ export function runTemplate(rows: Rows, steps: Transformation[], options: RunOpt
   return { results: mapFields(current, map.options, mapPlace), taps };
 }
 
-async function* drain(rows: Rows): AsyncIterable<Mapped> {
-  for await (const _ of rows) void _;
+function drain(rows: Rows): AsyncIterable<Mapped> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const _ of rows) void _;
+      yield* [];
+    },
+  };
 }
