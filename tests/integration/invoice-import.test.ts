@@ -91,6 +91,12 @@ describe("import", () => {
     ]);
     expect(await server.db.select().from(invoiceCosts).where(eq(invoiceCosts.invoiceDetailId, lines[0]!.id))).toHaveLength(2);
 
+    const file = await admin.request(`/api/invoices/${made[0]!.id}/original_file`);
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe(CSV);
+    // a customer's user sees only invoices holding their lines: none here
+    expect((await despatcher.request(`/api/invoices/${made[0]!.id}/original_file`)).status).not.toBe(200);
+
     const again = await post(admin, "/api/invoices/import", { config_id: String(configId) }, [{ field: "files[]", name: "again.csv", text: CSV.replace("INV-101", "INV-102") }]);
     const refused = await support.workJob(world, again.body.job_id, admin);
     expect(refused.status).toBe("failed");

@@ -25,4 +25,7 @@ export const invoiceImportPaths = {
       responses: { ...ok("{ job_id }"), ...errorResponses },
     },
   },
+  "/api/invoices/{id}/original_file": {
+    get: { summary: "The file the invoice was imported from (finance users; a customer's users only for invoices holding their lines)", parameters: [id], responses: { "200": { description: "the file" }, ...errorResponses } },
+  },
 };

@@ -5,10 +5,15 @@
  * A file whose import failed is removed; one that made invoices stays with them.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { and, eq, exists, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { invoiceDetails, invoices } from "../../../db/schema";
+import type { CurrentUser } from "../auth/current-user.server";
+import { financeScope } from "./access";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError } from "../../utils/errors";
+import { AppError, notFound } from "../../utils/errors";
 import { MAX_UPLOAD_BYTES } from "../../utils/upload-limits";
 import type { ParserFormat } from "./templates/schema";
 import { INVALID_FILE_FORMAT } from "./templates/readers.server";
@@ -50,4 +55,27 @@ export async function storeInvoiceFile(file: File, format: ParserFormat): Promis
 
 export async function removeInvoiceFile(name: string): Promise<void> {
   await unlink(storedPath(name)).catch(() => {});
+}
+
+/**
+ * GET /api/invoices/{id}/original_file: the file an invoice came from, for those who may see the
+ * invoice (financeScope: staff every one; a customer's user only an invoice holding their lines).
+ */
+export async function originalFile(db: DbOrTx, user: CurrentUser, id: number): Promise<Response> {
+  const scope = financeScope(user);
+  const [row] = await db
+    .select({ name: invoices.originalFileName, path: invoices.originalFilePath, type: invoices.originalFileType })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.id, id),
+        scope.kind === "all" ? undefined : exists(db.select({ one: sql`1` }).from(invoiceDetails).where(and(eq(invoiceDetails.invoiceId, invoices.id), eq(invoiceDetails.customerId, scope.customerId)))),
+      ),
+    );
+  if (!row?.path) throw notFound("Invoice file");
+  const body = await readFile(storedPath(row.path)).catch(() => null);
+  if (!body) throw notFound("Invoice file");
+  const type = CONTENT_TYPES[(row.type ?? "CSV") as ParserFormat] ?? "application/octet-stream";
+  const filename = (row.name ?? row.path).replace(/["\\\r\n]/g, "_");
+  return new Response(body, { headers: { "content-type": type, "content-disposition": `attachment; filename="${filename}"` } });
 }
