@@ -17,6 +17,7 @@ import { BOOKING } from "../app/modules/bookings/rules";
 import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
 import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
 import { ALLOCATE_JOB, allocateMessage, allocatePayload, runAllocation, type AllocateResult } from "../app/modules/allocation/allocate.server";
+import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -147,6 +148,14 @@ export const JOBS = {
     startMessage: "Allocating...",
     doneMessage: (r: AllocateResult) => allocateMessage(r),
     run: ({ db }, payload, progress) => runAllocation(db, payload, progress),
+  }),
+  // issue 18: one carrier invoice upload (one or more files, each in its own transaction)
+  [INVOICE_IMPORT_JOB]: define({
+    payload: invoiceImportPayload,
+    startMessage: "Reading the invoice files...",
+    doneMessage: (r: InvoiceImportResult) => importDoneMessage(r),
+    errorsOf: (r: InvoiceImportResult) => importErrors(r),
+    run: ({ db }, payload, progress) => runInvoiceImport(db, payload, progress),
   }),
 };
 

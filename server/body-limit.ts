@@ -33,6 +33,10 @@ const UPLOAD_PATH_PATTERNS = [
   "bulk_upload",
   // issue 17 item 7: branding images (two of up to 2 MB each), the call and its screen
   "api/customers/\\d+/branding",
+  // issue 18: carrier invoice test runs and imports, the calls and their screens
+  "api/carrier_invoice_configs/test_run",
+  "api/invoices/import",
+  "invoices_payable/import",
   "branding",
   // issue 18 item 5: the allocation mapping import, the call and its screen
   "api/allocation_rules/sapphire_mapping_import",

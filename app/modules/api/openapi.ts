@@ -29,6 +29,8 @@ import { brandingMyobPaths } from "./openapi-branding-myob";
 import { allocationPaths } from "./openapi-allocation";
 // issue 18 part B: payable invoices, lines, export, search
 import { invoicePaths } from "./openapi-invoices";
+// issue 18 part A: invoice templates and import
+import { invoiceImportPaths } from "./openapi-invoice-import";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -275,6 +277,7 @@ export const openApiDocument = {
     // issue 17 item 6: online store
     ...storePaths,
     ...bulkUploadPaths,
+    ...invoiceImportPaths,
     ...recipientsPaths,
     ...bookingPaths,
     ...carriersAdminPaths,

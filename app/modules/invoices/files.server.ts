@@ -1,0 +1,81 @@
+/**
+ * Carrier invoice files as uploaded (docs/decisions/019): kept under INVOICE_FILES_DIR (default
+ * <os tmpdir>/freightdesk-invoice-files, shared by the web process and the worker as bulk uploads
+ * are) under a random name, so that GET /api/invoices/{id}/original_file gives the file back.
+ * A file whose import failed is removed; one that made invoices stays with them.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { and, eq, exists, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { invoiceDetails, invoices } from "../../../db/schema";
+import type { CurrentUser } from "../auth/current-user.server";
+import { financeScope } from "./access";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppError, notFound } from "../../utils/errors";
+import { MAX_UPLOAD_BYTES } from "../../utils/upload-limits";
+import type { ParserFormat } from "./templates/schema";
+import { INVALID_FILE_FORMAT } from "./templates/readers.server";
+
+export const invoiceFilesDir = () => process.env.INVOICE_FILES_DIR || join(tmpdir(), "freightdesk-invoice-files");
+
+const EXTENSIONS: Record<ParserFormat, string> = { CSV: ".csv", XLSX: ".xlsx", XLS: ".xls" };
+export const CONTENT_TYPES: Record<ParserFormat, string> = {
+  CSV: "text/csv",
+  XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  XLS: "application/vnd.ms-excel",
+};
+export const CHOOSE_FILE = "Choose a file.";
+export const INVOICE_FILE_TOO_LARGE = "The file is larger than 10 MB.";
+
+/** A stored name is ours (uuid and extension): nothing else is ever opened from the directory. */
+export function storedPath(name: string): string {
+  if (!/^[0-9a-f-]{36}\.(csv|xlsx|xls)$/.test(name)) throw new Error("Not a stored invoice file");
+  return join(invoiceFilesDir(), name);
+}
+
+/** Refuses an upload that is missing, empty, too large or named for another format than the template's. */
+export function checkUpload(file: FormDataEntryValue | null, format: ParserFormat, field = "file"): File {
+  if (!(file instanceof File) || file.name === "") throw new AppError("invalid", CHOOSE_FILE, { [field]: [CHOOSE_FILE] });
+  if (file.size === 0) throw new AppError("invalid", "The file is empty.", { [field]: ["The file is empty."] });
+  if (file.size > MAX_UPLOAD_BYTES) throw new AppError("invalid", INVOICE_FILE_TOO_LARGE, { [field]: [INVOICE_FILE_TOO_LARGE] });
+  if (!file.name.toLowerCase().endsWith(EXTENSIONS[format])) throw new AppError("invalid", INVALID_FILE_FORMAT, { [field]: [INVALID_FILE_FORMAT] });
+  return file;
+}
+
+/** Writes an upload under a new name; answers the name (kept on the invoice) and its path. */
+export async function storeInvoiceFile(file: File, format: ParserFormat): Promise<{ name: string; path: string }> {
+  await mkdir(invoiceFilesDir(), { recursive: true });
+  const name = `${randomUUID()}${EXTENSIONS[format]}`;
+  const path = storedPath(name);
+  await writeFile(path, Buffer.from(await file.arrayBuffer()));
+  return { name, path };
+}
+
+export async function removeInvoiceFile(name: string): Promise<void> {
+  await unlink(storedPath(name)).catch(() => {});
+}
+
+/**
+ * GET /api/invoices/{id}/original_file: the file an invoice came from, for those who may see the
+ * invoice (financeScope: staff every one; a customer's user only an invoice holding their lines).
+ */
+export async function originalFile(db: DbOrTx, user: CurrentUser, id: number): Promise<Response> {
+  const scope = financeScope(user);
+  const [row] = await db
+    .select({ name: invoices.originalFileName, path: invoices.originalFilePath, type: invoices.originalFileType })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.id, id),
+        scope.kind === "all" ? undefined : exists(db.select({ one: sql`1` }).from(invoiceDetails).where(and(eq(invoiceDetails.invoiceId, invoices.id), eq(invoiceDetails.customerId, scope.customerId)))),
+      ),
+    );
+  if (!row?.path) throw notFound("Invoice file");
+  const body = await readFile(storedPath(row.path)).catch(() => null);
+  if (!body) throw notFound("Invoice file");
+  const type = CONTENT_TYPES[(row.type ?? "CSV") as ParserFormat] ?? "application/octet-stream";
+  const filename = (row.name ?? row.path).replace(/["\\\r\n]/g, "_");
+  return new Response(body, { headers: { "content-type": type, "content-disposition": `attachment; filename="${filename}"` } });
+}

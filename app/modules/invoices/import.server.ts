@@ -1,0 +1,223 @@
+/**
+ * Importing carrier invoice files (POST /api/invoices/import and the Import dialog of
+ * /invoices_payable; docs/decisions/019): the files are kept and one job per upload reads each
+ * through its template and writes its invoices, lines and cost lines in bulk, one transaction per
+ * file, so a file that fails leaves nothing behind. One file may hold several invoice numbers
+ * (lines are grouped by invoice_number); an invoice number the carrier already billed is refused.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, DbOrTx } from "../../../db/client.server";
+import { carriers, invoices } from "../../../db/schema";
+import type { JobQueue } from "../../../queues/queue.server";
+import { AppError, forbidden } from "../../utils/errors";
+import { sqlState } from "../../utils/http.server";
+import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
+import type { CurrentUser } from "../auth/current-user.server";
+import { canAdministerInvoices } from "./access";
+import { checkUpload, removeInvoiceFile, storedPath, storeInvoiceFile } from "./files.server";
+import { getConfig, loadConfig, type ConfigJson } from "./templates/configs.server";
+import type { MappedLine } from "./templates/map-fields";
+import { runTemplate } from "./templates/pipeline";
+import { FAILED_TO_READ, FileReadError, readRows } from "./templates/readers.server";
+import { problemText } from "./templates/test-run.server";
+
+export const INVOICE_IMPORT_JOB = "invoices.import";
+export const MAX_FILES = 20;
+/** lines written per statement */
+const CHUNK = 2000;
+
+export const invoiceImportPayload = z.object({
+  configId: z.number().int().positive(),
+  userId: z.number().int().positive(),
+  files: z.array(z.object({ stored: z.string(), name: z.string() })).min(1),
+});
+export type InvoiceImportPayload = z.infer<typeof invoiceImportPayload>;
+
+export interface FileOutcome {
+  name: string;
+  invoices: string[];
+  lines: number;
+  errors: string[];
+}
+export interface InvoiceImportResult {
+  files: FileOutcome[];
+  invoice_ids: number[];
+}
+
+export const duplicateMessage = (number: string, carrier: string) => `Invoice ${number} from ${carrier} has already been imported.`;
+export const importDoneMessage = (r: InvoiceImportResult) => {
+  const ok = r.files.filter((f) => !f.errors.length);
+  const lines = ok.reduce((s, f) => s + f.lines, 0);
+  return `Imported ${ok.length} of ${r.files.length} file${r.files.length === 1 ? "" : "s"}: ${r.invoice_ids.length} invoice${r.invoice_ids.length === 1 ? "" : "s"}, ${lines} line${lines === 1 ? "" : "s"}.`;
+};
+export const importErrors = (r: InvoiceImportResult) => r.files.flatMap((f) => f.errors.map((e) => `${f.name}: ${e}`));
+
+/** Checks the template and files, keeps the files and queues one job; answers its id. */
+export async function startInvoiceImport(db: DbOrTx, queue: JobQueue, user: CurrentUser, fields: { config_id?: unknown }, files: FormDataEntryValue[]): Promise<{ job_id: string }> {
+  if (!canAdministerInvoices(user)) throw forbidden("You may not import invoices.");
+  const configId = Number(fields.config_id);
+  if (!Number.isInteger(configId) || configId <= 0) throw new AppError("invalid", "Choose a template.", { config_id: ["Choose a template."] });
+  const config = await getConfig(db, user, configId).catch(() => {
+    throw new AppError("invalid", "Choose a template.", { config_id: ["Choose a template."] });
+  });
+  if (!files.length) throw new AppError("invalid", "Choose at least one file.", { files: ["Choose at least one file."] });
+  if (files.length > MAX_FILES) throw new AppError("invalid", `Choose at most ${MAX_FILES} files.`, { files: [`Choose at most ${MAX_FILES} files.`] });
+  const checked = files.map((f) => checkUpload(f, config.parser.format, "files"));
+  const stored: InvoiceImportPayload["files"] = [];
+  for (const f of checked) stored.push({ stored: (await storeInvoiceFile(f, config.parser.format)).name, name: f.name.slice(0, 255) });
+  const { jobId } = await queue.enqueue(INVOICE_IMPORT_JOB, { configId, userId: user.id, files: stored }, { userId: user.id, customerId: user.customer.id, siteIds: user.siteIds });
+  return { job_id: jobId };
+}
+
+/** The job: each file in its own transaction; progress per file. */
+export async function runInvoiceImport(db: Db, payload: InvoiceImportPayload, progress: (pct: number, message: string) => Promise<void>): Promise<InvoiceImportResult> {
+  // the template as it is now, without a user check: an invoice admin queued the job
+  const config = await loadConfig(db, payload.configId);
+  const [carrier] = await db.select({ name: carriers.name }).from(carriers).where(eq(carriers.id, config.carrier_id));
+  const result: InvoiceImportResult = { files: [], invoice_ids: [] };
+  const total = payload.files.length;
+  await progress(0, `Processed 0 of ${total} file${total === 1 ? "" : "s"}`);
+  for (const [i, f] of payload.files.entries()) {
+    const outcome = await importFile(db, config, carrier?.name ?? "the carrier", f, payload.userId);
+    result.files.push(outcome.file);
+    result.invoice_ids.push(...outcome.ids);
+    if (outcome.file.errors.length) await removeInvoiceFile(f.stored);
+    await progress(Math.round(((i + 1) / total) * 100), `Processed ${i + 1} of ${total} file${total === 1 ? "" : "s"}`);
+  }
+  return result;
+}
+
+class FileRefused extends Error {
+  constructor(readonly errors: string[]) {
+    super(errors[0]);
+  }
+}
+
+async function importFile(db: Db, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number): Promise<{ file: FileOutcome; ids: number[] }> {
+  const file: FileOutcome = { name: f.name, invoices: [], lines: 0, errors: [] };
+  // a job run again (its worker died after the commit) finds its invoices: nothing is made twice
+  const done = await db.select({ id: invoices.id, number: invoices.invoiceNumber }).from(invoices).where(eq(invoices.originalFilePath, f.stored));
+  if (done.length) return { file: { ...file, invoices: done.map((d) => d.number ?? "") }, ids: done.map((d) => d.id) };
+  try {
+    const ids = await db.transaction(async (tx) => writeFile(tx, config, carrierName, f, userId, file));
+    return { file, ids };
+  } catch (e) {
+    if (e instanceof FileRefused) file.errors = e.errors;
+    else if (e instanceof FileReadError) file.errors = [e.message];
+    else if (sqlState(e) === "23505") file.errors = ["An invoice in this file was imported by another upload at the same time."];
+    else {
+      console.error("invoice import failed", e);
+      file.errors = [FAILED_TO_READ];
+    }
+    return { file: { ...file, invoices: [], lines: 0 }, ids: [] };
+  }
+}
+
+interface OpenInvoice {
+  id: number;
+  number: string;
+  date: string | null;
+  total: number | null;
+  lineTotal: number;
+}
+
+/**
+ * Streams the file through the template into bulk inserts inside `tx`. Any problem (a row the
+ * template cannot read, an invoice number already billed) throws FileRefused: the transaction
+ * rolls back, so the file leaves nothing behind.
+ */
+async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, out: FileOutcome): Promise<number[]> {
+  const rows = await readRows(storedPath(f.stored), config.parser.format, config.parser.sheets);
+  const { results } = runTemplate(rows, config.transformations);
+  const open = new Map<string, OpenInvoice>();
+  const problems: string[] = [];
+  let chunk: { invoice: OpenInvoice; line: MappedLine; n: number }[] = [];
+  let n = 0;
+  const flush = async () => {
+    if (chunk.length) await insertLines(tx, config.carrier_id, chunk);
+    chunk = [];
+  };
+  for await (const m of results) {
+    if (!m.ok) {
+      problems.push(problemText(m));
+      if (problems.length >= UPLOAD_ERRORS_SHOWN) break;
+      continue;
+    }
+    if (problems.length) continue;
+    const key = m.line.invoice.invoiceNumber.toLowerCase();
+    let inv = open.get(key);
+    if (!inv) {
+      inv = await openInvoice(tx, config, carrierName, f, userId, m.line);
+      open.set(key, inv);
+    }
+    inv.date ??= m.line.invoice.invoiceDate;
+    inv.total ??= m.line.invoice.total;
+    inv.lineTotal += Number(m.line.detail.total_cost ?? 0);
+    n += 1;
+    chunk.push({ invoice: inv, line: m.line, n });
+    if (chunk.length >= CHUNK) await flush();
+  }
+  if (problems.length) throw new FileRefused(problems);
+  await flush();
+  if (!open.size) throw new FileRefused(["No rows present in import results."]);
+  for (const inv of open.values()) {
+    const total = inv.total ?? Math.round(inv.lineTotal * 100) / 100;
+    await tx.update(invoices).set({ invoiceDate: inv.date, total: total.toFixed(2) }).where(eq(invoices.id, inv.id));
+  }
+  out.invoices = [...open.values()].map((i) => i.number);
+  out.lines = n;
+  return [...open.values()].map((i) => i.id);
+}
+
+async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, line: MappedLine): Promise<OpenInvoice> {
+  const number = line.invoice.invoiceNumber;
+  const [taken] = await tx
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.accountingType, "payable"), eq(invoices.carrierId, config.carrier_id), sql`lower(${invoices.invoiceNumber}) = lower(${number})`));
+  if (taken) throw new FileRefused([duplicateMessage(number, carrierName)]);
+  const [made] = await tx
+    .insert(invoices)
+    .values({
+      accountingType: "payable",
+      state: "unallocated",
+      invoiceNumber: number,
+      carrierId: config.carrier_id,
+      configId: config.id,
+      originalFileName: f.name,
+      originalFilePath: f.stored,
+      originalFileType: config.parser.format,
+      createdById: userId,
+    })
+    .returning({ id: invoices.id });
+  return { id: made!.id, number, date: line.invoice.invoiceDate, total: line.invoice.total, lineTotal: 0 };
+}
+
+const DETAIL_COLUMNS = [
+  "consignment_number", "account_number", "parent_account_number", "payer", "reference", "service_description",
+  "sender_name", "sender_locality", "sender_postcode", "sender_region", "sender_zone", "sender_country",
+  "receiver_name", "receiver_locality", "receiver_postcode", "receiver_region", "receiver_zone",
+  "despatch_date", "dangerous_goods", "total_quantity", "total_weight_in_uom", "total_charge_weight", "total_volume_in_uom_cubed", "total_cost",
+] as const;
+
+/**
+ * One statement per chunk: the lines from a JSON array (json_populate_recordset), and their cost
+ * lines joined to the new line ids by (invoice, line number) in the same statement.
+ */
+async function insertLines(tx: DbOrTx, carrierId: number, chunk: { invoice: OpenInvoice; line: MappedLine; n: number }[]): Promise<void> {
+  const details = chunk.map(({ invoice, line, n }) => ({ ...line.detail, invoice_id: invoice.id, line_number: n, carrier_id: carrierId, dangerous_goods: line.detail.dangerous_goods ?? false, total_cost: line.detail.total_cost ?? 0 }));
+  const costs = chunk.flatMap(({ invoice, line, n }) => line.costs.map((c) => ({ invoice_id: invoice.id, line_number: n, category: c.category, description: c.description, amount: c.amount })));
+  const cols = sql.raw(DETAIL_COLUMNS.join(", "));
+  await tx.execute(sql`
+    with d as (
+      insert into invoice_details (invoice_id, line_number, carrier_id, state, ${cols})
+      select invoice_id, line_number, carrier_id, 'unallocated', ${cols}
+      from json_populate_recordset(null::invoice_details, ${JSON.stringify(details)}::json)
+      returning id, invoice_id, line_number
+    )
+    insert into invoice_costs (invoice_detail_id, category, description, amount)
+    select d.id, c.category, c.description, c.amount
+    from json_to_recordset(${JSON.stringify(costs)}::json) as c(invoice_id int, line_number int, category text, description text, amount numeric)
+    join d on d.invoice_id = c.invoice_id and d.line_number = c.line_number`);
+}

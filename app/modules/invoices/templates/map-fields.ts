@@ -1,0 +1,121 @@
+/**
+ * MapFields: the last step of every template (sequence 999999), turning each named row into an
+ * invoice line (docs/decisions/019 "Templates"). `mappings` take a column's text into an
+ * invoice detail field or an invoice field (invoice_number, invoice_date, total); `costs` take a
+ * column's amount into a cost line of a category (a blank or zero amount makes no cost line).
+ * Each value is read as its field needs (values.ts); a value that cannot be read, a missing
+ * invoice or consignment number, or a row a step before marked, comes out as a problem naming the
+ * row and the step, and the import refuses the file.
+ */
+import { z } from "zod";
+import { COST_CATEGORIES, type CostCategory } from "../../../../db/schema/finance";
+import type { Row, RowProblem, Rows, StepPlace } from "./rows";
+import { parseAmount, parseCount, parseDate, parseFlag } from "./values";
+
+export const MAP_FIELDS_SEQUENCE = 999999;
+
+const TEXT_FIELDS = [
+  "consignment_number",
+  "account_number",
+  "parent_account_number",
+  "payer",
+  "reference",
+  "service_description",
+  "sender_name",
+  "sender_locality",
+  "sender_postcode",
+  "sender_region",
+  "sender_zone",
+  "sender_country",
+  "receiver_name",
+  "receiver_locality",
+  "receiver_postcode",
+  "receiver_region",
+  "receiver_zone",
+] as const;
+const AMOUNT_FIELDS = ["total_weight_in_uom", "total_charge_weight", "total_volume_in_uom_cubed", "total_cost"] as const;
+export const DETAIL_FIELDS = [...TEXT_FIELDS, "despatch_date", "dangerous_goods", "total_quantity", ...AMOUNT_FIELDS] as const;
+export const INVOICE_FIELDS = ["invoice_number", "invoice_date", "total"] as const;
+export const MAPPABLE_FIELDS = [...INVOICE_FIELDS, ...DETAIL_FIELDS] as const;
+export type DetailField = (typeof DETAIL_FIELDS)[number];
+export type MappableField = (typeof MAPPABLE_FIELDS)[number];
+
+/** Spec 3 shows fuel_charge as "Fuel levy"; the others read as their words. */
+export const costLabel = (c: CostCategory) => (c === "fuel_charge" ? "Fuel levy" : c.replace(/_/g, " ").replace(/^./, (x) => x.toUpperCase()));
+
+const column = z.string().trim().min(1, "Column is required");
+
+export const mapFieldsOptions = z
+  .object({
+    mappings: z.array(z.object({ field: z.enum(MAPPABLE_FIELDS, { error: "Choose a field" }), column })),
+    costs: z.array(z.object({ category: z.enum(COST_CATEGORIES, { error: "Choose a cost category" }), column, description: z.string().trim().max(255).optional() })).default([]),
+  })
+  .superRefine((o, ctx) => {
+    const fields = o.mappings.map((m) => m.field);
+    for (const required of ["invoice_number", "consignment_number"] as const)
+      if (!fields.includes(required)) ctx.addIssue({ code: "custom", path: ["mappings"], message: `Map a column to ${required}` });
+    const twice = fields.find((f, i) => fields.indexOf(f) !== i);
+    if (twice) ctx.addIssue({ code: "custom", path: ["mappings"], message: `${twice} is mapped twice` });
+  });
+export type MapFieldsOptions = z.infer<typeof mapFieldsOptions>;
+
+export type DetailValues = Partial<Record<DetailField, string | number | boolean | null>>;
+
+export interface MappedLine {
+  row: number;
+  sheet?: string;
+  invoice: { invoiceNumber: string; invoiceDate: string | null; total: number | null };
+  detail: DetailValues;
+  costs: { category: CostCategory; description: string; amount: number }[];
+}
+
+export type Mapped = { ok: true; line: MappedLine } | { ok: false; row: number; sheet?: string; problem: RowProblem };
+
+export async function* mapFields(rows: Rows, o: MapFieldsOptions, place: StepPlace): AsyncIterable<Mapped> {
+  for await (const r of rows) yield mapRow(r, o, place);
+}
+
+export function mapRow(r: Row, o: MapFieldsOptions, place: StepPlace): Mapped {
+  const at = r.sheet === undefined ? { row: r.row } : { row: r.row, sheet: r.sheet };
+  if (r.problem) return { ok: false, ...at, problem: r.problem };
+  const fail = (message: string): Mapped => ({ ok: false, ...at, problem: { step: place.step, stepName: place.stepName, message } });
+  const detail: DetailValues = {};
+  const invoice: MappedLine["invoice"] = { invoiceNumber: "", invoiceDate: null, total: null };
+  for (const { field, column: c } of o.mappings) {
+    const text = (r.values[c] ?? "").trim();
+    const bad = (kind: string) => fail(`'${text}' in column ${c} is not ${kind} (${field})`);
+    if (field === "invoice_number") invoice.invoiceNumber = text;
+    else if (field === "invoice_date" || field === "despatch_date") {
+      const d = text === "" ? null : parseDate(text);
+      if (text !== "" && !d) return bad("a date");
+      if (field === "invoice_date") invoice.invoiceDate = d;
+      else detail.despatch_date = d;
+    } else if (field === "total" || (AMOUNT_FIELDS as readonly string[]).includes(field)) {
+      const n = text === "" ? null : parseAmount(text);
+      if (text !== "" && n === null) return bad("an amount");
+      if (field === "total") invoice.total = n;
+      else detail[field as DetailField] = n;
+    } else if (field === "total_quantity") {
+      const n = text === "" ? null : parseCount(text);
+      if (text !== "" && n === null) return bad("a whole number");
+      detail.total_quantity = n;
+    } else if (field === "dangerous_goods") {
+      const f = parseFlag(text);
+      if (f === null) return bad("yes or no");
+      detail.dangerous_goods = f;
+    } else detail[field] = text === "" ? null : text;
+  }
+  if (!invoice.invoiceNumber) return fail("The invoice number is blank");
+  if (!detail.consignment_number) return fail("The consignment number is blank");
+  const costs: MappedLine["costs"] = [];
+  for (const c of o.costs) {
+    const text = (r.values[c.column] ?? "").trim();
+    if (text === "") continue;
+    const amount = parseAmount(text);
+    if (amount === null) return fail(`'${text}' in column ${c.column} is not an amount (${c.category})`);
+    if (amount !== 0) costs.push({ category: c.category, description: c.description || costLabel(c.category), amount: Math.round(amount * 100) / 100 });
+  }
+  // a file without a line total: the line costs what its cost lines add up to
+  if (detail.total_cost == null) detail.total_cost = Math.round(costs.reduce((s, c) => s + c.amount, 0) * 100) / 100;
+  return { ok: true, line: { ...at, invoice, detail, costs } };
+}
