@@ -6,6 +6,9 @@ import { insertPayableInvoice } from "./finance-data";
  * Issue 18 items 3, 4 and 7, keyboard only: from the payable list open an invoice, open a line in
  * the detail modal, page through the lines, edit and save one, close the modal and export.
  */
+// the invoice is written straight into the server's database: where the server has one to share
+test.skip(!process.env.E2E_DATABASE_URL, "needs E2E_DATABASE_URL to place an invoice");
+
 test("an admin opens an invoice, pages and edits a line in the modal, and exports, by keyboard", async ({ page }) => {
   test.setTimeout(90_000);
   const number = `E2E-${Date.now()}`;

@@ -1,0 +1,48 @@
+/**
+ * insertMany (db/insert-many.ts), the bulk writer of bulk upload: rows go in as one JSON parameter
+ * and come out as drizzle's insert would leave them: keys a row leaves out take the column's
+ * default, JSON stays JSON, numerics and dates keep their values, quotes and backslashes are
+ * carried as written.
+ */
+import { asc, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { carriers, invoices } from "../../db/schema";
+import { insertMany } from "../../db/insert-many";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+
+let test: TestDatabase;
+beforeAll(async () => {
+  test = await createTestDatabase();
+}, 60_000);
+afterAll(() => test.drop());
+
+it("writes rows of different shapes, each key left out taking the column's default", async () => {
+  const db = test.database.db;
+  await insertMany(db, carriers, [
+    { name: `Quote's "carrier"`, code: "IM1", options: { tiers: [1, 2], note: "a\\b" }, generic: false },
+    { name: "Plain", code: "IM2" },
+    { name: "Also plain", code: "IM3" },
+  ]);
+  const rows = await db.select().from(carriers).where(inArray(carriers.code, ["IM1", "IM2", "IM3"])).orderBy(asc(carriers.code));
+  expect(rows.map((r) => [r.name, r.generic, r.options])).toEqual([
+    [`Quote's "carrier"`, false, { tiers: [1, 2], note: "a\\b" }],
+    ["Plain", true, {}],
+    ["Also plain", true, {}],
+  ]);
+  expect(rows.every((r) => r.createdAt instanceof Date && r.id > 0)).toBe(true);
+});
+
+it("keeps numerics, dates and nulls", async () => {
+  const db = test.database.db;
+  await insertMany(db, invoices, [
+    { accountingType: "payable", invoiceNumber: "IM-1", invoiceDate: "2026-02-28", total: "1234.56" },
+    { accountingType: "payable", invoiceNumber: null, invoiceDate: null, total: "0.10" },
+  ]);
+  const rows = await db.select().from(invoices).orderBy(asc(invoices.id));
+  expect(rows.map((r) => [r.invoiceNumber, r.invoiceDate, r.total, r.state])).toEqual([
+    ["IM-1", "2026-02-28", "1234.56", "unallocated"],
+    [null, null, "0.10", "unallocated"],
+  ]);
+  await insertMany(db, invoices, []);
+  expect(await db.select().from(invoices)).toHaveLength(2);
+});
