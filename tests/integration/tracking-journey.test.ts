@@ -77,10 +77,11 @@ describe("the simulated carrier's journey", () => {
     expect((await world.clients.tester.request(pod.podUrl!)).status).toBe(404);
     expect((await despatcher.request(`/api/pod/${events[0]!.id}`)).status).toBe(404);
 
-    // the fetches were jobs, each complete
-    const fetches = await server.db.select().from(jobs).where(and(eq(jobs.name, "tracking.fetch"), sql`${jobs.payload}->'consignmentIds' @> ${JSON.stringify([id])}::jsonb`));
-    expect(fetches.length).toBeGreaterThan(0);
-    expect(fetches.every((j) => j.status === "complete")).toBe(true);
+    // the fetches were jobs, each complete: the one that recorded the delivery ends just after it
+    // (its status is written when its run returns), so a loaded machine may see it still working
+    const fetches = () => server.db.select().from(jobs).where(and(eq(jobs.name, "tracking.fetch"), sql`${jobs.payload}->'consignmentIds' @> ${JSON.stringify([id])}::jsonb`));
+    expect((await fetches()).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await fetches()).map((j) => j.status).filter((s) => s !== "complete"), { timeout: 30_000 }).toEqual([]);
   });
 
   it("makes a failed delivery a real path: the attempt fails, it goes on board again, then is delivered", async () => {
