@@ -21,7 +21,9 @@ export async function insertMany<T extends PgTable>(db: DbOrTx, table: T, rows: 
   for (const row of rows as Record<string, unknown>[]) {
     const keys = Object.keys(row).filter((k) => row[k] !== undefined && columns[k]);
     const signature = keys.sort().join(",");
-    groups.set(signature, [...(groups.get(signature) ?? []), row]);
+    const group = groups.get(signature);
+    if (group) group.push(row);
+    else groups.set(signature, [row]);
   }
   for (const [signature, group] of groups) {
     const keys = signature ? signature.split(",") : [];
