@@ -1,31 +1,74 @@
-import postgres from "postgres";
-import { plusDays } from "../../app/modules/calendar/dates";
-import { todayIn } from "../../app/modules/calendar/site-time";
+import { expect, type APIRequestContext } from "@playwright/test";
+
+const json = { headers: { Accept: "application/json" } };
+
+export type ImportedInvoice = { id: number; number: string; lineIds: number[]; remove: () => Promise<void> };
 
 /**
- * Payable invoices for the finance specs, written straight into the server's database (the
- * importer is another part's): an Australia Post invoice dated two days ago with two lines and costs.
- * Answers the invoice id and a function that removes it again.
+ * A payable invoice for the finance specs, imported the way a finance admin does it (a template
+ * through /api/carrier_invoice_configs, then POST /api/invoices/import and its job), so the specs
+ * run against any server database, PGlite included. `request` must be signed in as an invoice
+ * admin. Two lines, {number}-A and {number}-B, with freight and a fuel levy; `payer` names both.
+ * Dated two days back: inside every site's past fortnight, whatever its time zone (the admin's
+ * default site is Los Angeles).
  */
-export async function insertPayableInvoice(number: string): Promise<{ id: number; remove: () => Promise<void> }> {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error("E2E_DATABASE_URL is needed to write invoices for the finance specs");
-  const sql = postgres(url, { max: 1 });
-  // two days back: inside every site's past fortnight, whatever its time zone (the admin's is Los Angeles)
-  const today = plusDays(todayIn("Australia/Melbourne"), -2);
-  const [carrier] = await sql<{ id: number }[]>`select id from carriers where code = 'auspost'`;
-  const [inv] = await sql<{ id: number }[]>`insert into invoices (accounting_type, invoice_number, invoice_date, total, carrier_id) values ('payable', ${number}, ${today}, 33, ${carrier!.id}) returning id`;
-  for (const [n, cn] of [[1, `${number}-A`], [2, `${number}-B`]] as const) {
-    const [line] = await sql<{ id: number }[]>`insert into invoice_details (invoice_id, line_number, carrier_id, consignment_number, receiver_name, total_cost) values (${inv!.id}, ${n}, ${carrier!.id}, ${cn}, 'Brisbane Hardware', 16.5) returning id`;
-    await sql`insert into invoice_costs (invoice_detail_id, category, description, amount) values (${line!.id}, 'freight_charge', 'Freight', 15), (${line!.id}, 'fuel_charge', 'Fuel', 1.5)`;
-  }
-  await sql.end();
+export async function importPayableInvoice(request: APIRequestContext, number: string, opts: { carrierCode?: string; payer?: string } = {}): Promise<ImportedInvoice> {
+  const carriers = (await (await request.get("/api/carriers", json)).json()) as { carriers: Array<{ id: number; code: string }> };
+  const carrier = carriers.carriers.find((c) => c.code === (opts.carrierCode ?? "auspost"));
+  if (!carrier) throw new Error(`the demo has no carrier ${opts.carrierCode ?? "auspost"}`);
+  const made = await request.post("/api/carrier_invoice_configs", {
+    ...json,
+    data: {
+      name: `E2E template ${number}`,
+      carrier_id: carrier.id,
+      parser: { format: "CSV", sheets: [] },
+      transformations: [
+        { type: "NameColumns", options: { action: "ROW_INDEX", row: 1 } },
+        {
+          type: "MapFields",
+          options: {
+            mappings: [
+              { field: "invoice_number", column: "Inv" },
+              { field: "invoice_date", column: "Date" },
+              { field: "consignment_number", column: "Con" },
+              { field: "receiver_name", column: "Receiver" },
+              { field: "payer", column: "Payer" },
+            ],
+            costs: [
+              { category: "freight_charge", column: "Freight", description: "Freight" },
+              { category: "fuel_charge", column: "Fuel" },
+            ],
+          },
+        },
+      ],
+    },
+  });
+  expect(made.status(), await made.text()).toBeLessThan(300);
+  const config = (await made.json()) as { id: number };
+  const d = new Date(Date.now() - 2 * 86_400_000);
+  const date = `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+  const payer = opts.payer ?? "";
+  const csv = `Inv,Date,Con,Receiver,Payer,Freight,Fuel\n${number},${date},${number}-A,Brisbane Hardware,${payer},15.00,1.50\n${number},${date},${number}-B,Brisbane Hardware,${payer},15.00,1.50\n`;
+  const started = await request.post("/api/invoices/import", {
+    ...json,
+    multipart: { config_id: String(config.id), files: { name: `${number}.csv`, mimeType: "text/csv", buffer: Buffer.from(csv) } },
+  });
+  expect(started.status(), await started.text()).toBeLessThan(300);
+  const { job_id: job } = (await started.json()) as { job_id: string };
+  await expect
+    .poll(async () => ((await (await request.get(`/api/job_status/${job}`, json)).json()) as { status: string }).status, { timeout: 30_000 })
+    .toMatch(/^complete/);
+  const list = (await (await request.get("/api/invoices?state=all", json)).json()) as { invoices: Array<{ id: number; invoice_number: string }> };
+  const invoice = list.invoices.find((i) => i.invoice_number === number);
+  if (!invoice) throw new Error(`invoice ${number} was not imported`);
+  const lines = (await (await request.get(`/api/invoice_details?invoice_id=${invoice.id}&order_by=consignment_number`, json)).json()) as { invoice_details: Array<{ id: number }> };
   return {
-    id: inv!.id,
+    id: invoice.id,
+    number,
+    lineIds: lines.invoice_details.map((l) => l.id),
     async remove() {
-      const db = postgres(url, { max: 1 });
-      await db`delete from invoices where id = ${inv!.id}`;
-      await db.end();
+      await request.delete(`/api/invoices/${invoice.id}`, json);
+      await request.delete(`/api/carrier_invoice_configs/${config.id}`, json);
     },
   };
 }
