@@ -93,7 +93,7 @@ describe("compare: amounts", () => {
       items: [{ quantity: 1, length: 10, width: 10, height: 10, weight: 40, dangerousGoods: false, manualHandling: false }],
       receiverRemoteTier: 0, receiverResidential: false, isReturn: false, warranty: false, services: [option], surchargeSets: [], estimateDelivery: (d) => d,
     };
-    const stored = { ...rate(input).carriers[0].rating_detail, hidden: false };
+    const stored = { ...rate(input).carriers[0]?.rating_detail, hidden: false };
     // freight 10 + 0.5 x 40 = 30.00, fuel 3.00; sell 36.00 + 3.60 (GST not counted)
     expect(readRating(stored)).toEqual({ buy: new Map([["freight_charge", 3000], ["fuel_charge", 300]]), sell: 3960, charge_weight: 40000, from_zone: "MEL", to_zone: "SYD" });
   });
