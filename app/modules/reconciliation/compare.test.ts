@@ -80,6 +80,9 @@ describe("compare: amounts", () => {
     const c = compare(line(), consignment({ rating_detail: ratingDetail({ sell: [] }) }), none);
     expect(c.margin).toBe(-10000);
     expect(c.margin_percent).toBeNull();
+    // a credit's negative sell keeps the sign of the margin: -100 on -200 is 50 %
+    const credit = ratingDetail({ sell: [{ category: "freight_charge", description: "", amount: -200 }] });
+    expect(compare(line({ costs: [{ category: "freight_charge", amount: "-100.00" }] }), consignment({ rating_detail: credit }), none).margin_percent).toBe(50);
   });
 
   it("reads the rating_detail the engine stores", () => {

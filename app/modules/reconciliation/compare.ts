@@ -195,7 +195,7 @@ export function compare(line: InvoiceLineFacts, consignment: ConsignmentFacts | 
     invoiced_gst: gst,
     discrepancy,
     margin,
-    margin_percent: sell === 0 ? null : divideRounded(margin * 10_000, sell) / 100,
+    margin_percent: sell === 0 ? null : divideRounded(Math.sign(sell) * margin * 10_000, Math.abs(sell)) / 100,
   };
   // nothing rated to compare with: never reconciled by the thresholds, whatever the amounts
   if (!rated || !consignment) return { ...base, within_thresholds: false, state: "reconciling", reasons: ["failed_to_rate"] };

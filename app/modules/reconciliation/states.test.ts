@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   RECONCILIATION_MESSAGES as M,
   actionsFor,
+  bulkPathSchema,
   bulkUpdateSchema,
   canApply,
   checkCostChanges,
@@ -93,6 +94,11 @@ describe("bulk bodies", () => {
   it("a note is at most 255 characters", () => {
     expect(bulkUpdateSchema.safeParse({ ids: [1], note: "a".repeat(255) }).success).toBe(true);
     expect(bulkUpdateSchema.safeParse({ ids: [1], note: "a".repeat(256) }).error?.issues[0]?.message).toBe(M.noteTooLong);
+  });
+
+  it("the path names one of the four bulk updates", () => {
+    expect(bulkPathSchema.parse("use_consignment_costs")).toBe("use_consignment_costs");
+    expect(bulkPathSchema.safeParse("invoice").success).toBe(false);
   });
 
   it("reset needs ids only", () => {

@@ -49,6 +49,9 @@ export const RECONCILIATION_MESSAGES = {
 
 export const NOTE_MAX = 255;
 
+/** The {action} of PUT /api/reconciliations/{action}: invoicing goes through POST /api/invoices instead. */
+export const bulkPathSchema = z.enum(["dispute", "accept", "use_consignment_costs", "reset"], "Must be dispute, accept, use_consignment_costs or reset");
+
 export const canApply = (action: BulkAction, state: ReconciliationState) => TRANSITIONS[action].from.includes(state);
 
 /** The actions a state tab offers (spec 3 section 6: bulk buttons enabled by state tab). */
