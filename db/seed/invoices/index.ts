@@ -28,7 +28,7 @@ type Code = keyof typeof TEMPLATE_NAMES;
 interface Plan {
   code: Code;
   template: (carrierId: number) => { parser: { format: string } };
-  file: (cons: DemoConsignment[], number: string, date: string) => DemoFile;
+  file: (cons: DemoConsignment[], number: string, date: string) => DemoFile | Promise<DemoFile>;
   /** days before today (Melbourne) the invoice is dated: inside every site's past fortnight */
   daysAgo: number;
   allocate: boolean;
@@ -53,7 +53,7 @@ export async function seedDemoInvoices(db: Db): Promise<{ invoiceIds: number[] }
   const invoiceIds: number[] = [];
   for (const plan of PLANS) {
     const config = await saveConfig(db, admin, null, plan.template(carrierId(plan.code)));
-    const file = plan.file(
+    const file = await plan.file(
       consignments.filter((c) => c.carrier === plan.code),
       DEMO_INVOICE_NUMBERS[plan.code],
       plusDays(today, -plan.daysAgo),

@@ -5,6 +5,7 @@
  * not rated, and a consignment number the system never issued.
  */
 import * as XLSX from "@e965/xlsx";
+import ExcelJS from "exceljs";
 import { cents, type CostCategory } from "../../../app/modules/rating/engine";
 import { plusDays } from "../../../app/modules/calendar/dates";
 import type { DemoConsignment } from "./consignments";
@@ -74,7 +75,7 @@ export function northlineCsv(cons: DemoConsignment[], invoiceNumber: string, inv
  * a consignment's charges together. Line 2 is billed to another zone; line 3 carries a manual
  * handling surcharge that was never rated.
  */
-export function auspostXlsx(cons: DemoConsignment[], invoiceNumber: string, invoiceDate: string): DemoFile {
+export async function auspostXlsx(cons: DemoConsignment[], invoiceNumber: string, invoiceDate: string): Promise<DemoFile> {
   const header = ["Invoice Number", "Invoice Date", "Account Number", "Consignment ID", "Lodgement Date", "Product", "Charge Code", "Charge Description", "Billed Weight (kg)", "From Zone", "To Zone", "Addressee", "Suburb", "Postcode", "State", "Amount Ex GST", "GST", "Amount Inc GST"];
   const rows: (string | number)[][] = [header];
   for (const [i, c] of cons.entries()) {
@@ -90,9 +91,11 @@ export function auspostXlsx(cons: DemoConsignment[], invoiceNumber: string, invo
       rows.push([invoiceNumber, dMonY(invoiceDate), c.accountNumber, c.number, dMonY(c.despatchDate), product, code, text, c.detail.charge_weight, c.detail.from_zone ?? "", toZone, c.receiver.name, c.receiver.locality, c.receiver.postcode, c.receiver.region, amount, gst, cents(amount + gst)]);
     }
   }
-  const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), "Charges");
-  return { name: `AusPost_eParcel_${invoiceNumber}.xlsx`, body: XLSX.write(wb, { type: "buffer", bookType: "xlsx" }) as Buffer, invoiceNumber };
+  // written as Excel writes it (workbook part first): the streaming reader reads a SheetJS-written
+  // XLSX in development but not under NODE_ENV=production, where the e2e server seeds
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet("Charges").addRows(rows);
+  return { name: `AusPost_eParcel_${invoiceNumber}.xlsx`, body: Buffer.from(await wb.xlsx.writeBuffer()), invoiceNumber };
 }
 
 /**
