@@ -91,8 +91,8 @@ export async function auspostXlsx(cons: DemoConsignment[], invoiceNumber: string
       rows.push([invoiceNumber, dMonY(invoiceDate), c.accountNumber, c.number, dMonY(c.despatchDate), product, code, text, c.detail.charge_weight, c.detail.from_zone ?? "", toZone, c.receiver.name, c.receiver.locality, c.receiver.postcode, c.receiver.region, amount, gst, cents(amount + gst)]);
     }
   }
-  // written as Excel writes it (workbook part first): the streaming reader reads a SheetJS-written
-  // XLSX in development but not under NODE_ENV=production, where the e2e server seeds
+  // written as Excel orders the parts (workbook before sheets): a SheetJS-written XLSX lists the
+  // sheet first, and the streaming reader then sometimes fails on it ("reading 'sheets'")
   const wb = new ExcelJS.Workbook();
   wb.addWorksheet("Charges").addRows(rows);
   return { name: `AusPost_eParcel_${invoiceNumber}.xlsx`, body: Buffer.from(await wb.xlsx.writeBuffer()), invoiceNumber };
