@@ -1,5 +1,5 @@
 import { count, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "../client.server";
+import type { Db, DbOrTx } from "../client.server";
 import { customers, notificationConfigs, notificationTypes, printers, ticketCategories, users } from "../schema";
 import {
   DEMO_PASSWORD,
@@ -15,6 +15,7 @@ import {
   createUser,
 } from "./factories";
 import { seedRatingDemo } from "./rating-demo";
+import { seedDemoInvoices } from "./invoices";
 
 export const DEMO_USERS = [
   { email: "despatcher@example.com", fullName: "Dana Despatcher", role: "despatcher" },
@@ -34,7 +35,7 @@ export const DEMO_USERS = [
 ] as const;
 
 /** Loads the demo data set when the database has no customers yet. Returns whether it loaded. */
-export async function seedDemoIfEmpty(db: DbOrTx): Promise<boolean> {
+export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
   const [{ n }] = (await db.select({ n: count() }).from(customers)) as [{ n: number }];
   if (Number(n) > 0) return false;
   await db.transaction(async (tx) => {
@@ -44,6 +45,8 @@ export async function seedDemoIfEmpty(db: DbOrTx): Promise<boolean> {
   });
   // zones, rate cards, levies and surcharges so the demo can rate anywhere in Australia
   await seedRatingDemo(db);
+  // despatched consignments and their carrier invoices, so finance has work on a fresh start
+  await seedDemoInvoices(db);
   return true;
 }
 
