@@ -83,12 +83,19 @@ export async function editorAction(db: DbOrTx, user: CurrentUser, id: number | n
         const saved = await saveConfig(db, user, id, configBody(state));
         return { kind: "saved", id: saved.id };
       } catch (e) {
-        if (e instanceof AppError && e.code === "invalid") return answer({ errors: remapErrors(e.fieldErrors, state), message: SAVE_FAILED });
+        if (e instanceof AppError && e.code === "invalid") return answer({ errors: remapErrors({ ...stepErrors(state), ...e.fieldErrors }, state), message: SAVE_FAILED });
         throw e;
       }
     default:
       throw new AppError("bad_request", "Unknown action");
   }
+}
+
+/** The steps' own errors: zod leaves them out while the name or carrier is wrong, and the person should see all at once. */
+function stepErrors(state: EditorState): Record<string, string[]> {
+  const body = configBody(state);
+  const steps = unsavedStepsInput.safeParse({ parser: { format: "CSV", sheets: [] }, transformations: body.transformations }, FOR_A_PERSON);
+  return steps.success ? {} : fieldErrorsFrom(steps.error);
 }
 
 /** Focus stays on the moved step: its button of the same direction, or the other one at an end. */
