@@ -140,6 +140,12 @@ describe("template screens", () => {
     expect(wrong.html).toContain("Invalid file format");
     const none = await send(admin, "/carrier_invoice_config", [...base.filter(([k]) => k !== "transformations.1.run")], { name: "empty.csv", text: "Carrier export\nInv,Con,Freight\n" });
     expect(none.html).toContain("No rows present in import results.");
+    const xlsx = base.map(([k, v]): [string, string] => [k, k === "format" ? "XLSX" : v]);
+    // a zip that is no workbook: the XLSX reader's refusal comes back to the form
+    const unreadable = await send(admin, "/carrier_invoice_config", xlsx, { name: "broken.xlsx", text: "PK\u0003\u0004 not really a workbook" });
+    expect(unreadable.status).toBe(422);
+    expect(unreadable.html).toMatch(/id="test_file"[^>]*aria-invalid="true"/);
+    expect(unreadable.html).toContain("Invalid file format");
     const noFile = await send(admin, "/carrier_invoice_config", base);
     expect(noFile.status).toBe(422);
     expect(noFile.html).toContain("Choose a file.");
