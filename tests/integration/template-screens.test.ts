@@ -129,12 +129,15 @@ describe("template screens", () => {
 
     // an unsaved DeleteRows of the last row, and no file chosen: the kept sample runs
     const withStep: [string, string][] = [...base.filter(([k]) => !k.startsWith("transformations.1.")), t(1, "type", "DeleteRows"), o(1, "action", "ROW_INDEXES"), o(1, "indexes", "-1"), t(1, "run", "1"), ...mapFields(2), ["sample", token]];
-    const second = await send(admin, "/carrier_invoice_config", withStep);
+    const second = await send(admin, "/carrier_invoice_config", [...withStep, ["row_numbers", "3, 4"]]);
     expect(second.status).toBe(200);
     expect(second.html).toContain("No problems.");
     expect(second.html).toContain("Mapped lines (1)");
     expect(second.html).toContain("After step 2 DeleteRows ROW_INDEXES");
     expect(second.html).toContain("Freight charge 1234.50");
+    // only the rows asked for are shown after each step, and the numbers stay in their field
+    expect(second.html).toContain("The file as read (2 rows shown)");
+    expect(second.html).toMatch(/id="row_numbers"[^>]*value="3, 4"/);
 
     const wrong = await send(admin, "/carrier_invoice_config", base, { name: "sample.xlsx", text: csv });
     expect(wrong.html).toContain("Invalid file format");

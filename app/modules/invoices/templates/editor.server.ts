@@ -29,6 +29,8 @@ export type EditorAnswer =
       /** the control to focus after the round trip (a moved step's button) */
       focus: string | null;
       sample: string | null;
+      /** the test run's row numbers as typed */
+      rowNumbers: string;
       testRun: TestRunResult | null;
       /** why the test run did not run ('Invalid file format', 'Failed to read in file.', ...) */
       testError: string | null;
@@ -59,7 +61,7 @@ export async function editorAction(db: DbOrTx, user: CurrentUser, id: number | n
   }
   let state = stateFromForm(form);
   const sampleToken = typeof form.get("sample") === "string" ? String(form.get("sample")) : "";
-  const answer = (over: Partial<Extract<EditorAnswer, { kind: "form" }>> = {}): EditorAnswer => ({ kind: "form", state, errors: {}, message: null, focus: null, sample: sampleToken || null, testRun: null, testError: null, ...over });
+  const answer = (over: Partial<Extract<EditorAnswer, { kind: "form" }>> = {}): EditorAnswer => ({ kind: "form", state, errors: {}, message: null, focus: null, sample: sampleToken || null, rowNumbers: typeof form.get("row_numbers") === "string" ? String(form.get("row_numbers")) : "", testRun: null, testError: null, ...over });
   const [verb, arg] = intent.split(":") as [string, string?];
   const at = Number(arg);
   switch (verb) {

@@ -158,7 +158,7 @@ export default function CarrierInvoiceConfig() {
                   <input id="test_file" name="test_file" type="file" accept=".csv,.xlsx,.xls" className="input" {...fieldAria(errors, "test_file")} />
                   <FieldError id="test_file-error" errors={errors.test_file} />
                 </div>
-                <TextField name="row_numbers" label="Row numbers to show" hint="Comma separated; blank shows the first 20 rows" errors={errors} defaultValue={params.get("row_numbers") ?? ""} />
+                <TextField name="row_numbers" label="Row numbers to show" hint="Comma separated; blank shows the first 20 rows" errors={errors} defaultValue={answer?.rowNumbers ?? ""} />
               </div>
               <button type="submit" name="intent" value="test" className="btn" disabled={busy}>
                 Run test
