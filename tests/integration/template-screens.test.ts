@@ -112,6 +112,14 @@ describe("template screens", () => {
     expect(readOnly.html).toContain('value="^total"');
     expect((await send(staff, `/carrier_invoice_config/${id}`, [["intent", "delete"]])).status).toBe(403);
 
+    // Remove keeps the step, hidden, until Save sends it as _destroy
+    const removing = await send(admin, `/carrier_invoice_config/${id}`, [...movedForm.filter(([k]) => k !== "intent"), ["intent", "remove:1"]]);
+    expect(removing.html).toContain("(removed when you save)");
+    expect(removing.html).toContain('name="transformations.1._destroy" value="1"');
+    expect((await api(id)).transformations).toHaveLength(3);
+    expect((await send(admin, `/carrier_invoice_config/${id}`, [...movedForm, t(1, "_destroy", "1")])).status).toBe(302);
+    expect((await api(id)).transformations.map((s: Json) => s.type)).toEqual(["DeleteRows", "MapFields"]);
+
     const deleted = await send(admin, `/carrier_invoice_config/${id}`, [["intent", "delete"]]);
     expect(deleted.location).toBe("/carrier_invoice_configs?notice=deleted");
     expect((await admin.json(`/api/carrier_invoice_configs/${id}`)).status).toBe(404);
@@ -138,6 +146,11 @@ describe("template screens", () => {
     // only the rows asked for are shown after each step, and the numbers stay in their field
     expect(second.html).toContain("The file as read (2 rows shown)");
     expect(second.html).toMatch(/id="row_numbers"[^>]*value="3, 4"/);
+
+    // a step left unticked is not run, and the others keep the numbers the editor shows
+    const unticked = await send(admin, "/carrier_invoice_config", [...base.filter(([k]) => k !== "transformations.0.run")], { name: "sample.csv", text: csv });
+    expect(unticked.html).toContain("row 1, step 2 MapFields");
+    expect(unticked.html).not.toContain("After step 1");
 
     const wrong = await send(admin, "/carrier_invoice_config", base, { name: "sample.xlsx", text: csv });
     expect(wrong.html).toContain("Invalid file format");
