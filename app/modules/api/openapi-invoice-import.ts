@@ -5,7 +5,7 @@ const id = { name: "id", in: "path", required: true, schema: { type: "integer" }
 
 export const invoiceImportPaths = {
   "/api/carrier_invoice_configs": {
-    get: { summary: "Carrier invoice templates (finance users); filters name, carrier_id, format", responses: ok("{ carrier_invoice_configs: [{ id, name, carrier_id, carrier_name, parser }] }") },
+    get: { summary: "Carrier invoice templates (finance users); filters name, carrier_id, format", responses: ok("{ carrier_invoice_configs: [{ id, name, carrier_id, carrier_name, parser, steps }] }") },
     post: { summary: "A new template { name, carrier_id, parser { format, sheets }, transformations [{ type, sequence, options, _destroy }] } (invoice admins); 422 'Carrier invoice import configuration failed to save.'", responses: ok("the template") },
   },
   "/api/carrier_invoice_configs/{id}": {

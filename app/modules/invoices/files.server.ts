@@ -5,7 +5,7 @@
  * A file whose import failed is removed; one that made invoices stays with them.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { and, eq, exists, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { invoiceDetails, invoices } from "../../../db/schema";
@@ -51,6 +51,34 @@ export async function storeInvoiceFile(file: File, format: ParserFormat): Promis
   const path = storedPath(name);
   await writeFile(path, Buffer.from(await file.arrayBuffer()));
   return { name, path };
+}
+
+/**
+ * The template editor's test-run sample (docs/decisions/019 "Template screens"): kept under
+ * <invoice files>/samples with a random name, the token the editor's form carries so a second
+ * run needs no new upload; samples older than an hour are removed whenever one is stored.
+ */
+const SAMPLE_TTL_MS = 60 * 60 * 1000;
+const samplesDir = () => join(invoiceFilesDir(), "samples");
+
+export async function storeSample(file: File, format: ParserFormat): Promise<string> {
+  await mkdir(samplesDir(), { recursive: true });
+  const now = Date.now();
+  for (const old of await readdir(samplesDir()).catch(() => [] as string[])) {
+    const path = join(samplesDir(), old);
+    const info = await stat(path).catch(() => null);
+    if (info && now - info.mtimeMs > SAMPLE_TTL_MS) await unlink(path).catch(() => {});
+  }
+  const name = `${randomUUID()}${EXTENSIONS[format]}`;
+  await writeFile(join(samplesDir(), name), Buffer.from(await file.arrayBuffer()));
+  return name;
+}
+
+/** A sample's path when `token` is one of ours, for this format, and still kept; else null. */
+export async function samplePath(token: string, format: ParserFormat): Promise<string | null> {
+  if (!/^[0-9a-f-]{36}\.(csv|xlsx|xls)$/.test(token) || !token.endsWith(EXTENSIONS[format])) return null;
+  const path = join(samplesDir(), token);
+  return (await stat(path).catch(() => null)) ? path : null;
 }
 
 export async function removeInvoiceFile(name: string): Promise<void> {

@@ -7,8 +7,6 @@ export const PLANNED_SCREENS: Record<string, { title: string; release: string }>
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
   reconciliations: { title: "Reconciliations", release: "finance" },
   reconciliation: { title: "Reconciliation", release: "finance" },
-  carrier_invoice_configs: { title: "Invoice templates", release: "finance" },
-  carrier_invoice_config: { title: "Invoice template", release: "finance" },
   invoices: { title: "Invoice reconciliations", release: "finance" },
 };
 

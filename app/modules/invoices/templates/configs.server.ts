@@ -31,7 +31,7 @@ const assertAdmin = (u: CurrentUser) => {
   if (!canAdministerInvoices(u)) throw forbidden("You may not change invoice templates.");
 };
 
-/** The list: filter by name (contains), carrier and format; by name. */
+/** The list (with each template's number of steps): filter by name (contains), carrier and format; by name. */
 export async function listConfigs(db: DbOrTx, user: CurrentUser, filter: { name?: string; carrier_id?: number; format?: string } = {}) {
   assertReader(user);
   const where = [
@@ -40,7 +40,14 @@ export async function listConfigs(db: DbOrTx, user: CurrentUser, filter: { name?
     filter.format && (PARSER_FORMATS as readonly string[]).includes(filter.format) ? sql`${carrierInvoiceConfigs.parser}->>'format' = ${filter.format}` : undefined,
   ];
   const rows = await db
-    .select({ id: carrierInvoiceConfigs.id, name: carrierInvoiceConfigs.name, carrier_id: carrierInvoiceConfigs.carrierId, carrier_name: carriers.name, parser: carrierInvoiceConfigs.parser })
+    .select({
+      id: carrierInvoiceConfigs.id,
+      name: carrierInvoiceConfigs.name,
+      carrier_id: carrierInvoiceConfigs.carrierId,
+      carrier_name: carriers.name,
+      parser: carrierInvoiceConfigs.parser,
+      steps: sql<number>`(select count(*)::int from ${carrierInvoiceTransformations} where ${carrierInvoiceTransformations.configId} = ${carrierInvoiceConfigs.id})`.mapWith(Number),
+    })
     .from(carrierInvoiceConfigs)
     .innerJoin(carriers, eq(carriers.id, carrierInvoiceConfigs.carrierId))
     .where(and(...where))

@@ -45,6 +45,8 @@ export interface Tap {
 export interface RunOptions {
   /** collect the rows after each step (test run) */
   taps?: { rowNumbers: number[]; limit: number; steps?: Set<number> };
+  /** the steps' numbers as the editor shows them (a test run of some steps), else 1, 2, ... */
+  numbers?: number[];
 }
 
 async function* tap(rows: Rows, into: Tap, wanted: Set<number>, limit: number): Rows {
@@ -72,12 +74,12 @@ export function runTemplate(rows: Rows, steps: Transformation[], options: RunOpt
   const map = steps.find((s) => s.type === "MapFields");
   steps.forEach((t, i) => {
     if (t.type === "MapFields") return;
-    const place = { step: i + 1, stepName: stepName(t) };
+    const place = { step: options.numbers?.[i] ?? i + 1, stepName: stepName(t) };
     current = tapped(applyStep(current, t, place), place.step, place.stepName);
   });
   // a test run of chosen steps without MapFields: read the rows through for the taps
   if (!map || map.type !== "MapFields") return { results: drain(current), taps };
-  const mapPlace = { step: steps.indexOf(map) + 1, stepName: "MapFields" };
+  const mapPlace = { step: options.numbers?.[steps.indexOf(map)] ?? steps.indexOf(map) + 1, stepName: "MapFields" };
   return { results: mapFields(current, map.options, mapPlace), taps };
 }
 

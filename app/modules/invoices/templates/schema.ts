@@ -46,11 +46,33 @@ export const parserSchema = z.object({
   sheets: z.array(z.string().trim().min(1)).max(20).default([]),
 });
 
+type StepIn = z.output<typeof stepInput>;
+
 /**
- * A template as saved: the steps kept (not _destroy) in the order given by sequence (ties by
- * their place), MapFields moved last at sequence 999999 and required exactly once. Issues carry
- * paths like transformations.2.options.column for the editor's fields.
+ * The steps kept (not _destroy) in the order given by sequence (ties by their place), MapFields
+ * moved last at sequence 999999 (required exactly once when `requireMap`). Issues carry paths
+ * like transformations.2.options.column for the editor's fields.
  */
+function orderSteps(transformations: StepIn[], ctx: z.RefinementCtx, requireMap: boolean) {
+  const kept = transformations
+    .map((t, index) => ({ ...t, index }))
+    .filter((t) => !(t._destroy === true || t._destroy === "true" || t._destroy === "1"));
+  const steps: (Transformation & { sequence: number })[] = [];
+  for (const t of kept) {
+    const parsed = OPTIONS_BY_TYPE[t.type].safeParse(t.options ?? {});
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: ["transformations", t.index, "options", ...issue.path.map(String)], message: issue.message });
+      continue;
+    }
+    steps.push({ ...(t.id ? { id: t.id } : {}), type: t.type, options: parsed.data, sequence: t.sequence ?? t.index } as Transformation & { sequence: number });
+  }
+  const maps = steps.filter((s) => s.type === "MapFields");
+  if (requireMap ? maps.length !== 1 : maps.length > 1) ctx.addIssue({ code: "custom", path: ["transformations"], message: "A template needs exactly one MapFields step" });
+  const others = steps.filter((s) => s.type !== "MapFields").sort((a, b) => a.sequence - b.sequence);
+  return [...others.map((s, i) => ({ ...s, sequence: i + 1 })), ...maps.map((s) => ({ ...s, sequence: MAP_FIELDS_SEQUENCE }))];
+}
+
+/** A template as saved: name, carrier, parser and its steps in order (orderSteps). */
 export const configInput = z
   .object({
     name: z.string().trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
@@ -58,23 +80,13 @@ export const configInput = z
     parser: parserSchema,
     transformations: z.array(stepInput).max(100, "At most 100 transformations"),
   })
-  .transform((c, ctx) => {
-    const kept = c.transformations
-      .map((t, index) => ({ ...t, index }))
-      .filter((t) => !(t._destroy === true || t._destroy === "true" || t._destroy === "1"));
-    const steps: (Transformation & { sequence: number })[] = [];
-    for (const t of kept) {
-      const parsed = OPTIONS_BY_TYPE[t.type].safeParse(t.options ?? {});
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: ["transformations", t.index, "options", ...issue.path.map(String)], message: issue.message });
-        continue;
-      }
-      steps.push({ ...(t.id ? { id: t.id } : {}), type: t.type, options: parsed.data, sequence: t.sequence ?? t.index } as Transformation & { sequence: number });
-    }
-    const maps = steps.filter((s) => s.type === "MapFields");
-    if (maps.length !== 1) ctx.addIssue({ code: "custom", path: ["transformations"], message: "A template needs exactly one MapFields step" });
-    const others = steps.filter((s) => s.type !== "MapFields").sort((a, b) => a.sequence - b.sequence);
-    const ordered = [...others.map((s, i) => ({ ...s, sequence: i + 1 })), ...maps.map((s) => ({ ...s, sequence: MAP_FIELDS_SEQUENCE }))];
-    return { name: c.name, carrierId: c.carrier_id, parser: c.parser, transformations: ordered };
-  });
+  .transform((c, ctx) => ({ name: c.name, carrierId: c.carrier_id, parser: c.parser, transformations: orderSteps(c.transformations, ctx, true) }));
 export type ConfigInput = z.output<typeof configInput>;
+
+/**
+ * An unsaved template's parser and chosen steps, for the editor's test run: the same checks,
+ * but MapFields may be left out (then the run shows the rows after each step only).
+ */
+export const unsavedStepsInput = z
+  .object({ parser: parserSchema, transformations: z.array(stepInput).max(100, "At most 100 transformations") })
+  .transform((c, ctx) => ({ parser: c.parser, transformations: orderSteps(c.transformations, ctx, false) }));

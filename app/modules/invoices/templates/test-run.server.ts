@@ -1,7 +1,8 @@
 /**
  * The test run of a template (POST /api/carrier_invoice_configs/test_run and the editor's Test
- * run form; docs/decisions/019 "Templates"): the saved template over an uploaded file, showing the
- * rows after each step and what MapFields made of them. Nothing is stored; the file is removed.
+ * run form; docs/decisions/019 "Templates"): a saved template (or the editor's unsaved steps,
+ * editor-test-run.server.ts) over an uploaded file, showing the rows after each step and what
+ * MapFields made of them. Nothing is stored; the API's file is removed.
  * A template that does not fit the file answers `error` naming the first row and step that broke.
  */
 import { unlink } from "node:fs/promises";
@@ -13,6 +14,7 @@ import { checkUpload, storeInvoiceFile } from "../files.server";
 import { getConfig } from "./configs.server";
 import type { Mapped, MappedLine } from "./map-fields";
 import { runTemplate, type Tap } from "./pipeline";
+import type { ParserFormat, Transformation } from "./schema";
 import { FAILED_TO_READ, FileReadError, readRows } from "./readers.server";
 import { rowLabel } from "./rows";
 
@@ -50,8 +52,20 @@ export async function testRun(db: DbOrTx, user: CurrentUser, fields: Record<stri
   const steps = chosen.size ? config.transformations.filter((t) => chosen.has(t.id)) : config.transformations;
   const stored = await storeInvoiceFile(upload, config.parser.format);
   try {
-    const rows = await readRows(stored.path, config.parser.format, config.parser.sheets);
-    const { results, taps } = runTemplate(rows, steps, { taps: { rowNumbers: input.data.row_numbers ?? [], limit: SHOWN } });
+    return await runSample(stored.path, config.parser, steps, { rowNumbers: input.data.row_numbers ?? [] });
+  } finally {
+    await unlink(stored.path).catch(() => {});
+  }
+}
+
+/**
+ * Runs `steps` (a saved template's, or the editor's unsaved ones) over a file already stored.
+ * `numbers` are the steps' numbers as the editor shows them when only some run.
+ */
+export async function runSample(path: string, parser: { format: ParserFormat; sheets: string[] }, steps: Transformation[], options: { rowNumbers: number[]; numbers?: number[] }): Promise<TestRunResult> {
+  try {
+    const rows = await readRows(path, parser.format, parser.sheets);
+    const { results, taps } = runTemplate(rows, steps, { taps: { rowNumbers: options.rowNumbers, limit: SHOWN }, ...(options.numbers ? { numbers: options.numbers } : {}) });
     const lines: MappedLine[] = [];
     const problems: TestRunResult["problems"] = [];
     let total = 0;
@@ -69,7 +83,7 @@ export async function testRun(db: DbOrTx, user: CurrentUser, fields: Record<stri
     const empty = mapped ? total === 0 && problems.length === 0 : (taps.at(-1)?.rows.length ?? 0) === 0;
     if (empty) throw new AppError("invalid", NO_ROWS, { file: [NO_ROWS] });
     return {
-      steps: taps.map((t) => ({ step: t.step, name: t.stepName, transform_id: t.step === 0 ? null : (steps[t.step - 1]?.id ?? null), rows: t.rows })),
+      steps: taps.map((t) => ({ step: t.step, name: t.stepName, transform_id: t.step === 0 ? null : (steps[taps.indexOf(t) - 1]?.id ?? null), rows: t.rows })),
       lines,
       total_lines: total,
       problems,
@@ -80,7 +94,5 @@ export async function testRun(db: DbOrTx, user: CurrentUser, fields: Record<stri
     const message = e instanceof FileReadError ? e.message : FAILED_TO_READ;
     if (!(e instanceof FileReadError)) console.warn("invoice test run could not read a file", e);
     throw new AppError("invalid", message, { file: [message] });
-  } finally {
-    await unlink(stored.path).catch(() => {});
   }
 }
