@@ -11,7 +11,7 @@ import { runJob } from "../../queues/queue.server";
 import { rowsOf } from "../../app/utils/sql-rows";
 import { Client, type TestServer } from "../support/server";
 import * as support from "../support/despatch";
-import type { DespatchWorld, Json } from "../support/despatch";
+import type { DespatchWorld } from "../support/despatch";
 import { makeTemplate, postFiles, xlsOf, xlsxOf } from "../support/invoice-import";
 
 let world: DespatchWorld;
