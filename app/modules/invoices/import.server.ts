@@ -75,7 +75,7 @@ export const PROGRESS_EVERY_MS = 250;
 
 /**
  * The job: each file in its own transaction. The message counts the files done; within a file
- * pct_complete follows the bytes (XLS: rows) read, at most every PROGRESS_EVERY_MS.
+ * pct_complete follows the rows read of the rows counted first, at most every PROGRESS_EVERY_MS.
  */
 export async function runInvoiceImport(db: Db, payload: InvoiceImportPayload, progress: (pct: number, message: string) => Promise<void>): Promise<InvoiceImportResult> {
   // the template as it is now, without a user check: an invoice admin queued the job
