@@ -8,7 +8,8 @@
  * (bench/processes.ts), then sign-in and the per-request authentication (here), then the export
  * report (bench/exports.ts), the customers list and the recipients (bench/customers.ts,
  * bench/recipients.ts) and, last because it adds about 1,000,000 consignments, the searches
- * (bench/search.ts).
+ * (bench/search.ts), then the bulk upload, checkout rates and the carrier invoice import
+ * (bench/invoice-import.ts).
  */
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -26,6 +27,7 @@ import { customersSection } from "./customers";
 import { recipientsSection } from "./recipients";
 import { bulkUploadSection } from "./bulk-upload";
 import { checkoutRatesSection } from "./checkout-rates";
+import { invoiceImportSection } from "./invoice-import";
 
 const server = await startTestServer();
 try {
@@ -64,6 +66,7 @@ try {
   const searchLines = await searchSection(bench);
   const bulkUploadLines = await bulkUploadSection(bench);
   const checkoutLines = await checkoutRatesSection(bench);
+  const invoiceImportLines = await invoiceImportSection(server.db, server.test.database.url);
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -105,6 +108,7 @@ try {
     ...searchLines,
     ...bulkUploadLines,
     ...checkoutLines,
+    ...invoiceImportLines,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));
   console.log(lines.join("\n"));

@@ -9,6 +9,7 @@ import { carriers, invoiceCosts, invoiceDetails, invoices } from "../../db/schem
 import type { Client, TestServer } from "../support/server";
 import * as support from "../support/despatch";
 import type { DespatchWorld, Json } from "../support/despatch";
+import { postFiles } from "../support/invoice-import";
 
 let world: DespatchWorld;
 let server: TestServer;
@@ -27,13 +28,8 @@ const template = (carrierId: number, name = "Test CSV") => ({
   ],
 });
 
-async function post(client: Client, path: string, fields: Record<string, string>, files: { field: string; name: string; text: string }[]) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const f of files) form.append(f.field, new File([f.text], f.name, { type: "text/csv" }));
-  const res = await fetch(`${client.base}${path}`, { method: "POST", body: form, headers: { Accept: "application/json", "X-Requested-With": "XMLHttpRequest", cookie: client.cookie } });
-  return { status: res.status, body: (await res.json()) as Json };
-}
+const post = (client: Client, path: string, fields: Record<string, string>, files: { field: string; name: string; text: string }[]) =>
+  postFiles(client, path, fields, files.map((f) => ({ field: f.field, name: f.name, body: f.text })));
 
 const CSV = "Inv,Date,Con,Freight,Fuel\nINV-100,03/02/2026,CN1,\"$1,000.00\",2.50\nINV-100,03/02/2026,CN2,5,\nINV-101,2026-02-04,CN3,7,1\n,,Total,1015.50,3.50\n";
 

@@ -8,6 +8,7 @@
  */
 import { createReadStream } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
+import { csvLineCount, xlsxRowCount } from "./row-count.server";
 import { parse as parseCsvStream } from "@fast-csv/parse";
 import ExcelJS from "exceljs";
 import * as XLSX from "@e965/xlsx";
@@ -41,21 +42,41 @@ export async function formatProblem(path: string, format: ParserFormat): Promise
   }
 }
 
-/** The rows of the file at `path`; `sheets` picks worksheets by name (none: every sheet). */
-export async function readRows(path: string, format: ParserFormat, sheets: string[] = []): Promise<Rows> {
-  const problem = await formatProblem(path, format);
-  if (problem) throw new FileReadError(problem);
-  if (format === "CSV") return csvRows(path);
-  if (format === "XLSX") return xlsxRows(path, sheets);
-  return xlsRows(path, sheets);
+/** How far a reader is through its file (0 to 1): rows read of the rows counted first (row-count.server.ts). */
+export interface ReadMeter {
+  fraction: number;
 }
 
-async function* csvRows(path: string): Rows {
+/** Rows read of `total` (0: unknown, the meter stays). */
+const rowMeter = (meter: ReadMeter, total: number) => {
+  let read = 0;
+  return () => {
+    read += 1;
+    if (total > 0) meter.fraction = Math.min(1, read / total);
+  };
+};
+
+/**
+ * The rows of the file at `path`; `sheets` picks worksheets by name (none: every sheet). `meter`,
+ * when given, is kept up to date as the file is read (an import's progress within a file; the
+ * rows are then counted first).
+ */
+export async function readRows(path: string, format: ParserFormat, sheets: string[] = [], meter?: ReadMeter): Promise<Rows> {
+  const problem = await formatProblem(path, format);
+  if (problem) throw new FileReadError(problem);
+  const m = meter ?? { fraction: 0 };
+  if (format === "CSV") return csvRows(path, rowMeter(m, meter ? await csvLineCount(path) : 0));
+  if (format === "XLSX") return xlsxRows(path, sheets, rowMeter(m, meter ? await xlsxRowCount(path) : 0));
+  return xlsRows(path, sheets, m);
+}
+
+async function* csvRows(path: string, tick: () => void): Rows {
   const parser = createReadStream(path).pipe(parseCsvStream({ ignoreEmpty: false, trim: false, discardUnmappedColumns: false }));
   let n = 0;
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
       n += 1;
+      tick();
       if (n === 1 && cells[0]) cells[0] = cells[0].replace(/^\uFEFF/, "");
       const r = rowOf(n, cells);
       if (r) yield r;
@@ -84,7 +105,7 @@ export function cellText(v: unknown): string {
   return String(v);
 }
 
-async function* xlsxRows(path: string, sheets: string[]): Rows {
+async function* xlsxRows(path: string, sheets: string[], tick: () => void): Rows {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: "emit", sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", entries: "ignore" });
   let read = false;
   try {
@@ -92,11 +113,12 @@ async function* xlsxRows(path: string, sheets: string[]): Rows {
       const name = ws.name;
       if (!wantedSheet(sheets, name)) {
         // the sheet's entry must still be read through for the zip to go on
-        for await (const _ of ws) void _;
+        for await (const _ of ws) tick();
         continue;
       }
       read = true;
       for await (const row of ws) {
+        tick();
         const values = Array.isArray(row.values) ? (row.values as unknown[]).slice(1) : [];
         const r = rowOf(row.number, values.map(cellText), name);
         if (r) yield r;
@@ -109,7 +131,7 @@ async function* xlsxRows(path: string, sheets: string[]): Rows {
   if (!read && sheets.length) throw new FileReadError(`The file has no sheet named ${sheets.join(", ")}.`);
 }
 
-async function* xlsRows(path: string, sheets: string[]): Rows {
+async function* xlsRows(path: string, sheets: string[], meter: ReadMeter): Rows {
   let book: XLSX.WorkBook;
   try {
     book = XLSX.read(await readFile(path), { type: "buffer", cellDates: true, cellFormula: false, cellHTML: false, dense: true });
@@ -118,12 +140,13 @@ async function* xlsRows(path: string, sheets: string[]): Rows {
   }
   const names = book.SheetNames.filter((n) => wantedSheet(sheets, n));
   if (!names.length) throw new FileReadError(sheets.length ? `The file has no sheet named ${sheets.join(", ")}.` : FAILED_TO_READ);
-  for (const name of names) {
+  for (const [s, name] of names.entries()) {
     const sheet = book.Sheets[name]!;
     if (!sheet["!ref"]) continue;
     const range = XLSX.utils.decode_range(sheet["!ref"]);
     const grid = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, blankrows: true, defval: "" });
     for (let i = 0; i < grid.length; i++) {
+      meter.fraction = (s + i / grid.length) / names.length;
       const cells = (grid[i] ?? []).map(cellText);
       const r: Row | null = rowOf(range.s.r + i + 1, Array(range.s.c).fill("").concat(cells), name);
       if (r) yield r;
