@@ -77,4 +77,17 @@ describe("readRows", () => {
     expect(await refused(readRows(xlsx, "CSV"))).toBe("Invalid file format");
     expect(await refused(readRows(empty, "CSV"))).toBe("The file is empty.");
   });
+
+  it("reads an XLSX written with its sheet before xl/workbook.xml, every time (exceljs issue 3064)", async () => {
+    // SheetJS stores the sheet ahead of the workbook part: exceljs's one-pass reader lost the
+    // workbook about 4 reads in 10 and the file was refused as 'Invalid file format'
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([["Con", "Amount"], ["CN1", 12.5], ["CN2", 7]]), "Charges");
+    const path = join(dir, "sheetjs.xlsx");
+    await writeFile(path, XLSX.write(book, { type: "buffer", bookType: "xlsx" }) as Buffer);
+    for (let i = 0; i < 25; i++) {
+      const rows = await all(await readRows(path, "XLSX", ["Charges"]));
+      expect(rows.map((r) => r.values)).toEqual([{ A: "Con", B: "Amount" }, { A: "CN1", B: "12.5" }, { A: "CN2", B: "7" }]);
+    }
+  });
 });

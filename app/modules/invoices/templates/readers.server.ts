@@ -10,11 +10,12 @@ import { createReadStream } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { csvLineCount, xlsxRowCount } from "./row-count.server";
 import { parse as parseCsvStream } from "@fast-csv/parse";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import * as XLSX from "@e965/xlsx";
 import { brandedError } from "../../../utils/errors";
 import { rowOf, type Row, type Rows } from "./rows";
 import type { ParserFormat } from "./schema";
+import { openXlsxWorkbook } from "./xlsx-workbook.server";
 
 export const INVALID_FILE_FORMAT = "Invalid file format";
 export const FAILED_TO_READ = "Failed to read in file.";
@@ -106,7 +107,7 @@ export function cellText(v: unknown): string {
 }
 
 async function* xlsxRows(path: string, sheets: string[], tick: () => void): Rows {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: "emit", sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", entries: "ignore" });
+  const reader = openXlsxWorkbook(path, { worksheets: "emit", sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", entries: "ignore" });
   let read = false;
   try {
     for await (const ws of reader as unknown as AsyncIterable<AsyncIterable<ExcelJS.Row> & { name: string }>) {
