@@ -28,6 +28,7 @@ import { recipientsSection } from "./recipients";
 import { bulkUploadSection } from "./bulk-upload";
 import { checkoutRatesSection } from "./checkout-rates";
 import { invoiceImportSection } from "./invoice-import";
+import { allocationSection } from "./allocation";
 
 const server = await startTestServer();
 try {
@@ -67,6 +68,7 @@ try {
   const bulkUploadLines = await bulkUploadSection(bench);
   const checkoutLines = await checkoutRatesSection(bench);
   const invoiceImportLines = await invoiceImportSection(server.db, server.test.database.url);
+  const allocationLinesOut = await allocationSection();
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -108,6 +110,7 @@ try {
     ...searchLines,
     ...bulkUploadLines,
     ...checkoutLines,
+    ...allocationLinesOut,
     ...invoiceImportLines,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));
