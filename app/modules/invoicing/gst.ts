@@ -36,7 +36,7 @@ export function shareOut(total: number, weights: number[]): number[] {
   const base = weights.reduce((a, b) => a + b, 0);
   if (base === 0) return weights.map(() => 0);
   // a credit invoice (negative sum): the same split with the signs turned
-  if (base < 0) return shareOut(-total, weights.map((w) => -w)).map((s) => -s);
+  if (base < 0) return shareOut(-total, weights.map((w) => -w)).map((s) => (s === 0 ? 0 : -s));
   const exact = weights.map((w) => w * total);
   const shares = exact.map((n) => Math.floor(n / base));
   let left = total - shares.reduce((a, b) => a + b, 0);

@@ -36,5 +36,6 @@ export function divideRounded(a: number, b: number): number {
   const q = Math.floor(Math.abs(a) / b);
   const r = Math.abs(a) - q * b;
   const rounded = r * 2 >= b ? q + 1 : q;
-  return a < 0 ? -rounded : rounded;
+  // never -0: a credit that rounds to nothing is 0, and Object.is(-0, 0) is false
+  return a < 0 && rounded !== 0 ? -rounded : rounded;
 }
