@@ -17,6 +17,7 @@ import { BOOKING } from "../app/modules/bookings/rules";
 import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
 import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
 import { ALLOCATE_JOB, allocateMessage, allocatePayload, runAllocation, type AllocateResult } from "../app/modules/allocation/allocate.server";
+import { RECONCILE_JOB, reconcileLines, reconcileMessage, reconcilePayload, type ReconcileResult } from "../app/modules/reconciliation/reconcile.server";
 import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
@@ -156,6 +157,13 @@ export const JOBS = {
     doneMessage: (r: InvoiceImportResult) => importDoneMessage(r),
     errorsOf: (r: InvoiceImportResult) => importErrors(r),
     run: ({ db }, payload, progress) => runInvoiceImport(db, payload, progress),
+  }),
+  // issue 19: reconcile payable invoices' allocated lines against their consignments' ratings
+  [RECONCILE_JOB]: define({
+    payload: reconcilePayload,
+    startMessage: "Reconciling...",
+    doneMessage: (r: ReconcileResult) => reconcileMessage(r),
+    run: ({ db }, payload, progress) => reconcileLines(db, payload, progress),
   }),
 };
 

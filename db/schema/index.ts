@@ -14,3 +14,4 @@ export * from "./admin";
 export * from "./operations";
 export * from "./integrations";
 export * from "./finance";
+export * from "./reconciliations";

@@ -160,9 +160,11 @@ export const allocateInput = z.object({
   invoice_detail_ids: z.array(z.coerce.number().int().positive({ error: "Invoice line ids must be positive whole numbers" })).max(100_000).optional(),
 });
 
-/** PUT /api/invoices/allocate and POST /invoices/allocate: checks the ids and queues the job. */
-export async function startAllocation(db: DbOrTx, queue: JobQueue, user: CurrentUser, raw: z.infer<typeof allocateInput>): Promise<{ job_id: string }> {
-  assertWriter(user);
+/**
+ * The payable invoices and lines a finance job is asked to work on ({ invoice_ids } and/or
+ * { invoice_detail_ids }), each id checked to exist: allocation's and reconciliation's alike.
+ */
+export async function invoiceTargets(db: DbOrTx, raw: z.infer<typeof allocateInput>): Promise<{ invoiceIds: number[]; invoiceDetailIds: number[] }> {
   const invoiceIds = [...new Set(raw.invoice_ids ?? [])];
   const invoiceDetailIds = [...new Set(raw.invoice_detail_ids ?? [])];
   if (!invoiceIds.length && !invoiceDetailIds.length) throw new AppError("invalid", "Select at least one invoice", { invoice_ids: ["Select at least one invoice"] });
@@ -174,6 +176,12 @@ export async function startAllocation(db: DbOrTx, queue: JobQueue, user: Current
     const found = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from invoice_details where id in (select jsonb_array_elements_text(${JSON.stringify(invoiceDetailIds)}::jsonb)::int)`));
     if (found[0]?.n !== invoiceDetailIds.length) throw new AppError("invalid", "No invoice line has one of those ids", { invoice_detail_ids: ["No invoice line has one of those ids"] });
   }
-  const { jobId } = await queue.enqueue(ALLOCATE_JOB, { invoiceIds, invoiceDetailIds }, { userId: user.id, customerId: user.customer.id });
+  return { invoiceIds, invoiceDetailIds };
+}
+
+/** PUT /api/invoices/allocate and POST /invoices/allocate: checks the ids and queues the job. */
+export async function startAllocation(db: DbOrTx, queue: JobQueue, user: CurrentUser, raw: z.infer<typeof allocateInput>): Promise<{ job_id: string }> {
+  assertWriter(user);
+  const { jobId } = await queue.enqueue(ALLOCATE_JOB, await invoiceTargets(db, raw), { userId: user.id, customerId: user.customer.id });
   return { job_id: jobId };
 }

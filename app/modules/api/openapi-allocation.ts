@@ -60,4 +60,10 @@ export const allocationPaths = {
       responses: ok("{ job_id }"),
     },
   },
+  "/api/invoices/reconcile": {
+    put: {
+      summary: "Invoice admins: reconcile payable invoices' allocated lines against their consignments' ratings as a job ({ invoice_ids } and/or { invoice_detail_ids }); progress 'Reconciled n of total lines'; lines already disputed or reconciled are kept",
+      responses: ok("{ job_id }"),
+    },
+  },
 };

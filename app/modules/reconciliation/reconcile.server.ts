@@ -1,0 +1,166 @@
+/**
+ * Reconciling allocated carrier invoice lines (issue 19 item 1, decision 020): each line's cost
+ * lines against its consignment's stored rating_detail (compare.ts), the customer's thresholds
+ * applied, the outcome stored as the line's reconciliation. A line a person has already decided
+ * (disputed or reconciled) is left as it is, so running it again changes nothing: only lines
+ * still reconciling, or never reconciled, are worked out again.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "../../../db/client.server";
+import { consignments, customers, invoiceCosts, invoiceDetails, reconciliations } from "../../../db/schema";
+import type { JobQueue } from "../../../queues/queue.server";
+import type { CurrentUser } from "../auth/current-user.server";
+import { allocateInput, allocatePayload, invoiceTargets } from "../allocation/allocate.server";
+import { assertWriter } from "../allocation/rules.server";
+import { compare, thresholdsOf, type InvoiceLineFacts } from "./compare";
+import { rerateDecision, rerateStatus } from "./rerate";
+
+/** Lines past allocation that carry a customer: what can be compared with a consignment. */
+const RECONCILABLE_LINE_STATES = ["allocated", "exported"] as const;
+const CHUNK = 500;
+
+export interface ReconcileResult {
+  /** lines worked out (new or still reconciling) */
+  compared: number;
+  reconciled: number;
+  reconciling: number;
+  /** lines a person had already disputed or reconciled: untouched */
+  kept: number;
+}
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+export const RECONCILE_JOB = "invoices.reconcile";
+/** the job's payload: the same targets as allocation's */
+export const reconcilePayload = allocatePayload;
+export const reconcileInput = allocateInput;
+export const reconcileMessage = (r: ReconcileResult) =>
+  `Reconciled ${r.compared} line${r.compared === 1 ? "" : "s"}: ${r.reconciled} within the thresholds, ${r.reconciling} to check${r.kept ? `; ${r.kept} already decided, kept` : ""}`;
+
+/** PUT /api/invoices/reconcile { invoice_ids, invoice_detail_ids? }: checks the ids and queues the job (invoice admins). */
+export async function startReconciliation(db: DbOrTx, queue: JobQueue, user: CurrentUser, raw: z.infer<typeof reconcileInput>): Promise<{ job_id: string }> {
+  assertWriter(user);
+  const { jobId } = await queue.enqueue(RECONCILE_JOB, await invoiceTargets(db, raw), { userId: user.id, customerId: user.customer.id });
+  return { job_id: jobId };
+}
+
+/**
+ * Reconciles the allocated lines of `invoiceIds` (or the lines `invoiceDetailIds`); `progress`
+ * hears 'Reconciled n of total lines' after each chunk.
+ */
+export async function reconcileLines(
+  db: DbOrTx,
+  target: { invoiceIds?: number[]; invoiceDetailIds?: number[] },
+  progress: (pct: number, message: string) => Promise<void> = async () => {},
+): Promise<ReconcileResult> {
+  const where = target.invoiceDetailIds?.length
+    ? inArray(invoiceDetails.id, target.invoiceDetailIds)
+    : target.invoiceIds?.length
+      ? inArray(invoiceDetails.invoiceId, target.invoiceIds)
+      : null;
+  const result: ReconcileResult = { compared: 0, reconciled: 0, reconciling: 0, kept: 0 };
+  if (!where) return result;
+  const lines = await db
+    .select({
+      id: invoiceDetails.id,
+      carrierId: invoiceDetails.carrierId,
+      customerId: invoiceDetails.customerId,
+      serviceId: invoiceDetails.serviceId,
+      unquoted: invoiceDetails.unquoted,
+      chargeWeight: invoiceDetails.totalChargeWeight,
+      fromZone: invoiceDetails.senderZone,
+      toZone: invoiceDetails.receiverZone,
+      totalCost: invoiceDetails.totalCost,
+      consignmentId: consignments.id,
+      ratingDetail: consignments.ratingDetail,
+      consignmentServiceId: consignments.serviceId,
+      customerOptions: customers.options,
+      existing: reconciliations.state,
+    })
+    .from(invoiceDetails)
+    .leftJoin(consignments, eq(consignments.id, invoiceDetails.consignmentId))
+    .leftJoin(customers, eq(customers.id, invoiceDetails.customerId))
+    .leftJoin(reconciliations, eq(reconciliations.invoiceDetailId, invoiceDetails.id))
+    .where(and(where, inArray(invoiceDetails.state, [...RECONCILABLE_LINE_STATES]), sql`${invoiceDetails.customerId} is not null`))
+    .orderBy(invoiceDetails.id);
+  const open = lines.filter((l) => l.existing == null || l.existing === "reconciling");
+  result.kept = lines.length - open.length;
+  for (let i = 0; i < open.length; i += CHUNK) {
+    const part = open.slice(i, i + CHUNK);
+    const costs = await db
+      .select({ detailId: invoiceCosts.invoiceDetailId, category: invoiceCosts.category, amount: invoiceCosts.amount })
+      .from(invoiceCosts)
+      .where(inArray(invoiceCosts.invoiceDetailId, part.map((l) => l.id)));
+    const costsOf = new Map<number, Array<{ category: string; amount: string }>>();
+    for (const c of costs) costsOf.set(c.detailId, [...(costsOf.get(c.detailId) ?? []), { category: c.category, amount: c.amount }]);
+    const rows = part.map((l) => {
+      const facts: InvoiceLineFacts = {
+        costs: costsOf.get(l.id) ?? [],
+        total_cost: l.totalCost,
+        charge_weight: l.chargeWeight,
+        from_zone: l.fromZone,
+        to_zone: l.toZone,
+        service_id: l.serviceId,
+        unquoted: l.unquoted,
+      };
+      const consignment = l.consignmentId == null ? null : { rating_detail: l.ratingDetail, service_id: l.consignmentServiceId };
+      const c = compare(facts, consignment, thresholdsOf(l.customerOptions));
+      const rerate = rerateDecision(facts, consignment);
+      if (c.state === "reconciled") result.reconciled += 1;
+      else result.reconciling += 1;
+      return {
+        invoiceDetailId: l.id,
+        consignmentId: l.consignmentId,
+        customerId: l.customerId,
+        carrierId: l.carrierId,
+        state: c.state,
+        reasonCategories: c.reasons,
+        ratedBuy: dollars(c.rated_buy),
+        ratedSell: dollars(c.rated_sell),
+        invoiced: dollars(c.invoiced),
+        discrepancyAmount: dollars(c.discrepancy),
+        margin: dollars(c.margin),
+        marginPercent: c.margin_percent == null ? null : c.margin_percent.toFixed(2),
+        categories: c.categories,
+        rerateRequired: rerate.required,
+        rerateStatus: rerateStatus({ rerate_required: rerate.required, has_consignment: consignment != null, outcome: null }),
+        reconciledAt: c.state === "reconciled" ? new Date() : null,
+      };
+    });
+    result.compared += rows.length;
+      // the conflict's where keeps a line someone disputed or accepted between the read above and
+    // this write: their decision wins over the job's
+    await db
+      .insert(reconciliations)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: reconciliations.invoiceDetailId,
+        set: {
+          consignmentId: sql`excluded.consignment_id`,
+          customerId: sql`excluded.customer_id`,
+          carrierId: sql`excluded.carrier_id`,
+          state: sql`excluded.state`,
+          reasonCategories: sql`excluded.reason_categories`,
+          ratedBuy: sql`excluded.rated_buy`,
+          ratedSell: sql`excluded.rated_sell`,
+          invoiced: sql`excluded.invoiced`,
+          discrepancyAmount: sql`excluded.discrepancy_amount`,
+          margin: sql`excluded.margin`,
+          marginPercent: sql`excluded.margin_percent`,
+          categories: sql`excluded.categories`,
+          rerateRequired: sql`excluded.rerate_required`,
+          rerateStatus: sql`excluded.rerate_status`,
+          reconciledAt: sql`excluded.reconciled_at`,
+          version: sql`${reconciliations.version} + 1`,
+          updatedAt: sql`now()`,
+        },
+        // and only when the outcome changed: a run that finds the same leaves the version alone,
+        // so nobody editing the line is told it changed under them
+        setWhere: sql`${reconciliations.state} = 'reconciling' and (${reconciliations.state}, ${reconciliations.reasonCategories}, ${reconciliations.ratedBuy}, ${reconciliations.ratedSell}, ${reconciliations.invoiced}, ${reconciliations.discrepancyAmount}, ${reconciliations.margin}, ${reconciliations.categories}, ${reconciliations.rerateRequired}, ${reconciliations.consignmentId})
+          is distinct from (excluded.state, excluded.reason_categories, excluded.rated_buy, excluded.rated_sell, excluded.invoiced, excluded.discrepancy_amount, excluded.margin, excluded.categories, excluded.rerate_required, excluded.consignment_id)`,
+      });
+    await progress(Math.round(((i + part.length) / open.length) * 100), `Reconciled ${i + part.length} of ${open.length} lines`);
+  }
+  return result;
+}

@@ -1,0 +1,69 @@
+/**
+ * Finance II (issue 19, decision 020): the reconciliation of an allocated carrier invoice line
+ * against what the product rated for its consignment, and the notes people leave on it.
+ */
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { consignments } from "./consignments";
+import { carriers } from "./carriers";
+import { invoiceDetails } from "./finance";
+import { customers } from "./tenancy";
+import { users } from "./users";
+
+/**
+ * One per invoice line (unique): the comparison by category as it was last worked out, the state
+ * (reconciling, disputed, reconciled) and the reasons. Money is stored in dollars with 2 decimals;
+ * the comparison itself works in cents (app/modules/reconciliation/compare.ts). `version` is
+ * raised by every save, for the detail screen's optimistic locking ('Unable to save. {message}').
+ */
+export const reconciliations = pgTable(
+  "reconciliations",
+  {
+    id: serial("id").primaryKey(),
+    invoiceDetailId: integer("invoice_detail_id")
+      .notNull()
+      .references(() => invoiceDetails.id, { onDelete: "cascade" }),
+    consignmentId: integer("consignment_id").references(() => consignments.id, { onDelete: "set null" }),
+    customerId: integer("customer_id").references(() => customers.id),
+    carrierId: integer("carrier_id").references(() => carriers.id),
+    state: text("state", { enum: ["reconciling", "disputed", "reconciled"] }).notNull().default("reconciling"),
+    /** zone, incorrect_rate, failed_to_rate, buy_rate_missing, service, surcharge, check_wt_vol */
+    reasonCategories: text("reason_categories").array().notNull().default(sql`'{}'::text[]`),
+    ratedBuy: numeric("rated_buy", { precision: 12, scale: 2 }).notNull().default("0"),
+    ratedSell: numeric("rated_sell", { precision: 12, scale: 2 }).notNull().default("0"),
+    invoiced: numeric("invoiced", { precision: 12, scale: 2 }).notNull().default("0"),
+    discrepancyAmount: numeric("discrepancy_amount", { precision: 12, scale: 2 }).notNull().default("0"),
+    margin: numeric("margin", { precision: 12, scale: 2 }).notNull().default("0"),
+    marginPercent: numeric("margin_percent", { precision: 8, scale: 2 }),
+    /** per category: { category, rated, invoiced, difference } in cents, as compared */
+    categories: jsonb("categories").$type<Array<{ category: string; rated: number; invoiced: number; difference: number }>>().notNull().default([]),
+    /** the invoice's charge weight, zones or service differ from the rating: re-rate with them */
+    rerateRequired: boolean("rerate_required").notNull().default(false),
+    /** loading, rerate_error, rerated, rerate_not_required */
+    rerateStatus: text("rerate_status"),
+    version: integer("version").notNull().default(1),
+    reconciledAt: timestamp("reconciled_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("reconciliations_detail_idx").on(t.invoiceDetailId),
+    index("reconciliations_state_idx").on(t.state, t.carrierId, t.customerId),
+    check("reconciliations_reasons_known", sql`${t.reasonCategories} <@ array['zone','incorrect_rate','failed_to_rate','buy_rate_missing','service','surcharge','check_wt_vol']::text[]`),
+  ],
+);
+
+/** A note on a reconciliation, with its author and time (spec 3: max 255 characters). */
+export const reconciliationNotes = pgTable(
+  "reconciliation_notes",
+  {
+    id: serial("id").primaryKey(),
+    reconciliationId: integer("reconciliation_id")
+      .notNull()
+      .references(() => reconciliations.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    text: text("text").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("reconciliation_notes_reconciliation_idx").on(t.reconciliationId)],
+);
