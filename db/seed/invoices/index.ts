@@ -2,8 +2,10 @@
  * Demo carrier invoices (issue 18 item 9; docs/decisions/019 "Demo invoices"): three templates
  * saved through the template module, three files written from the demo's despatched consignments
  * and imported through the import job's own function (so each invoice keeps its file), two of them
- * allocated by the allocation job's function, one left for the Allocate button, and two allocation
- * rules. Runs once: a database that has the demo templates gets nothing more.
+ * allocated by the allocation job's function and reconciled by the reconcile job's (issue 19:
+ * the lines billed as rated come out reconciled, the others reconciling with their reasons), one
+ * left for the Allocate button, and two allocation rules. Runs once: a database that has the demo
+ * templates gets nothing more.
  */
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../client.server";
@@ -13,6 +15,7 @@ import { plusDays } from "../../../app/modules/calendar/dates";
 import { todayIn } from "../../../app/modules/calendar/site-time";
 import { runAllocation } from "../../../app/modules/allocation/allocate.server";
 import { saveRule } from "../../../app/modules/allocation/rules.server";
+import { reconcileLines } from "../../../app/modules/reconciliation/reconcile.server";
 import { checkUpload, storeInvoiceFile } from "../../../app/modules/invoices/files.server";
 import { runInvoiceImport } from "../../../app/modules/invoices/import.server";
 import { saveConfig } from "../../../app/modules/invoices/templates/configs.server";
@@ -59,7 +62,10 @@ export async function seedDemoInvoices(db: Db): Promise<{ invoiceIds: number[] }
       plusDays(today, -plan.daysAgo),
     );
     const ids = await importFile(db, admin, config.id, config.parser.format, file);
-    if (plan.allocate) await runAllocation(db, { invoiceIds: ids, invoiceDetailIds: [] }, async () => {});
+    if (plan.allocate) {
+      await runAllocation(db, { invoiceIds: ids, invoiceDetailIds: [] }, async () => {});
+      await reconcileLines(db, { invoiceIds: ids });
+    }
     invoiceIds.push(...ids);
   }
   await seedAllocationRules(db, admin);
