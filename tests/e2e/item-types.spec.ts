@@ -68,6 +68,9 @@ test("creates an item type: pallet vendor, weight rounded to the increments, the
   expect(await mouseEvents(page)).toBe(0);
 });
 
+/** The list's background POST that saves a new order, answered. */
+const orderSaved = (page: Page) => page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("index_item_types") && r.ok());
+
 test("reorders the list from the keyboard, with Move down and Alt+ArrowUp", async ({ page }) => {
   await page.goto(LIST);
   await ready(page, "item-types-list");
@@ -77,6 +80,8 @@ test("reorders the list from the keyboard, with Move down and Alt+ArrowUp", asyn
   const [first, second] = before;
 
   await tabTo(page, page.getByRole("button", { name: `Move ${first} down` }), 80);
+  // the order is saved in the background: the reload below must wait for it, or it shows the old order
+  let saved = orderSaved(page);
   await page.keyboard.press("Enter");
   await expect(rows(page).nth(0)).toHaveText(second!);
   await expect(rows(page).nth(1)).toHaveText(first!);
@@ -84,16 +89,19 @@ test("reorders the list from the keyboard, with Move down and Alt+ArrowUp", asyn
   // the moved row's button keeps the focus, and the order is saved
   await expect(page.getByRole("button", { name: `Move ${first} down` })).toBeFocused();
   expect(await mouseEvents(page)).toBe(0);
+  await saved;
   await page.reload();
   await ready(page, "item-types-list");
   await expect(rows(page).nth(1)).toHaveText(first!);
 
   await countMouse(page);
   await tabTo(page, page.getByRole("button", { name: `Move ${first} up` }), 80);
+  saved = orderSaved(page);
   await page.keyboard.press("Alt+ArrowUp");
   await expect(rows(page).nth(0)).toHaveText(first!);
   await expect(page.getByTestId("order-announcement")).toHaveText(`${first} moved to position 1 of ${before.length}.`);
   expect(await mouseEvents(page)).toBe(0);
+  await saved;
   await page.reload();
   await ready(page, "item-types-list");
   expect(await rows(page).allTextContents()).toEqual(before);
