@@ -110,6 +110,16 @@ export const invoices = pgTable(
     exportedAt: timestamp("exported_at", { withTimezone: true }),
     /** where the export went: { csv?: true, accounting?: { uid, total } } */
     exportInfo: jsonb("export_info").$type<Record<string, unknown>>(),
+    /** receivable: the sum before GST and the GST (spec: by the billing address's country) */
+    subtotal: numeric("subtotal", { precision: 14, scale: 2 }),
+    gst: numeric("gst", { precision: 14, scale: 2 }),
+    /** receivable: the billing address as billing_address_from gave it when invoiced */
+    billingAddress: jsonb("billing_address").$type<Record<string, unknown>>(),
+    /** receivable: what the lines were grouped by (customer, a consignor site id, a receiver region) */
+    groupKey: text("group_key"),
+    /** receivable: the rendered PDF and when it was e-mailed to the customer's invoicing address */
+    pdfPath: text("pdf_path"),
+    emailedAt: timestamp("emailed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -170,6 +180,11 @@ export const invoiceDetails = pgTable(
     allocatedBy: text("allocated_by", { enum: ["consignment", "rule", "manual"] }),
     /** why allocation failed, shown on the line */
     allocationError: text("allocation_error"),
+    /**
+     * receivable lines: the payable line this bills the customer for. Unique, so a payable line is
+     * invoiced once however often invoicing runs.
+     */
+    sourceDetailId: integer("source_detail_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -178,6 +193,7 @@ export const invoiceDetails = pgTable(
     index("invoice_details_state_idx").on(t.state),
     index("invoice_details_consignment_number_idx").on(t.consignmentNumber),
     index("invoice_details_customer_idx").on(t.customerId),
+    uniqueIndex("invoice_details_source_key").on(t.sourceDetailId).where(sql`source_detail_id is not null`),
   ],
 );
 

@@ -15,3 +15,4 @@ export * from "./operations";
 export * from "./integrations";
 export * from "./finance";
 export * from "./reconciliations";
+export * from "./invoicing";

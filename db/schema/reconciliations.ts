@@ -41,6 +41,19 @@ export const reconciliations = pgTable(
     rerateRequired: boolean("rerate_required").notNull().default(false),
     /** loading, rerate_error, rerated, rerate_not_required */
     rerateStatus: text("rerate_status"),
+    /** what the re-rate with the invoice's weight, zones and service gave (a RatingDetail), or null */
+    rerateDetail: jsonb("rerate_detail").$type<Record<string, unknown>>(),
+    /** why the re-rate failed ('Must have weight', 'Invalid sender locality', ...) */
+    rerateError: text("rerate_error"),
+    /**
+     * reconciliation_options.charge_from_consignment: the customer is charged the consignment's
+     * rated sell (true) or the invoice's costs with the consignment's markups (false).
+     */
+    chargeFromConsignment: boolean("charge_from_consignment").notNull().default(true),
+    /** the sell view's preview of the Charge From choice, saved without a note */
+    preview: jsonb("preview").$type<Record<string, unknown>>(),
+    /** the line of the customer's (receivable) invoice this was invoiced on */
+    customerInvoiceDetailId: integer("customer_invoice_detail_id").references(() => invoiceDetails.id, { onDelete: "set null" }),
     version: integer("version").notNull().default(1),
     reconciledAt: timestamp("reconciled_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -93,7 +93,11 @@ export async function reconcileLines(
       .from(invoiceCosts)
       .where(inArray(invoiceCosts.invoiceDetailId, part.map((l) => l.id)));
     const costsOf = new Map<number, Array<{ category: string; amount: string }>>();
-    for (const c of costs) costsOf.set(c.detailId, [...(costsOf.get(c.detailId) ?? []), { category: c.category, amount: c.amount }]);
+    for (const c of costs) {
+      const list = costsOf.get(c.detailId);
+      if (list) list.push({ category: c.category, amount: c.amount });
+      else costsOf.set(c.detailId, [{ category: c.category, amount: c.amount }]);
+    }
     const rows = part.map((l) => {
       const facts: InvoiceLineFacts = {
         costs: costsOf.get(l.id) ?? [],
