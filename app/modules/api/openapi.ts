@@ -31,6 +31,8 @@ import { allocationPaths } from "./openapi-allocation";
 import { invoicePaths } from "./openapi-invoices";
 // issue 18 part A: invoice templates and import
 import { invoiceImportPaths } from "./openapi-invoice-import";
+// issue 19 item 3: reconciliation detail
+import { reconciliationDetailPaths } from "./openapi-reconciliation-detail";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -284,5 +286,6 @@ export const openApiDocument = {
     ...brandingMyobPaths,
     ...allocationPaths,
     ...invoicePaths,
+    ...reconciliationDetailPaths,
   },
 } as const;
