@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { FieldError, FormErrors } from "~/components/Field";
 import { AllocationRuleTester } from "~/components/finance/AllocationRuleTester";
 import { ServerDialog } from "~/components/finance/ServerDialog";
@@ -35,9 +35,11 @@ const TEXT_FIELDS: Array<[keyof LineDetail & string, string]> = [
 ];
 
 /**
- * The invoice detail modal (payable variant), rendered by the server for `?detail=<id>` so it
- * works before JavaScript: pages through the invoice's lines, edits the line, picks customer,
+ * The invoice detail modal, rendered by the server for `?detail=<id>` so it works before
+ * JavaScript. Payable variant: pages through the invoice's lines, edits the line, picks customer,
  * site and service (or Unquoted), lists its costs and places the allocation rule tester.
+ * Reconciliation variant (`costEditor` given): the line's fields read only and, in place of the
+ * cost list and the payable buttons, the editor of its costs (its own form, with Save and Close).
  */
 export function LineDetailDialog({
   line,
@@ -48,6 +50,8 @@ export function LineDetailDialog({
   errors,
   message,
   redirectTo,
+  costEditor,
+  returnFocusId,
 }: {
   line: LineDetail;
   choices: { customers: Choice[]; sites: Choice[]; services: Choice[] };
@@ -57,7 +61,11 @@ export function LineDetailDialog({
   errors: Record<string, string[]>;
   message?: string;
   redirectTo: string;
+  /** the reconciliation variant's cost editor */
+  costEditor?: ReactNode;
+  returnFocusId?: string;
 }) {
+  const reconciliation = costEditor != null;
   const p = line.position;
   const [sites, setSites] = useState(choices.sites);
   // each load (another line, a save) brings the chosen customer's sites afresh
@@ -77,7 +85,8 @@ export function LineDetailDialog({
       </Link>
     );
   return (
-    <ServerDialog title={`Consignment ${line.consignment_number ?? "(none)"}`} closeHref={closeHref} returnFocusId={`line-${line.id}`} testId="line-dialog" wide>
+    <ServerDialog title={`Consignment ${line.consignment_number ?? "(none)"}`} closeHref={closeHref} returnFocusId={returnFocusId ?? `line-${line.id}`} testId="line-dialog" wide>
+      {reconciliation ? null : (
       <nav aria-label="Invoice lines" className="flex flex-wrap items-center gap-2 text-sm">
         {pager(p.first, "First", "first")}
         {pager(p.previous, "Previous", "previous")}
@@ -88,6 +97,7 @@ export function LineDetailDialog({
         {pager(p.last, "Last", "last")}
         <span className="ml-auto text-slate-600">State: {line.state.replaceAll("_", " ")}</span>
       </nav>
+      )}
       {message ? (
         <p role="status" className="rounded border border-green-300 bg-green-50 px-3 py-2 text-sm" data-testid="line-message">
           {message}
@@ -95,6 +105,34 @@ export function LineDetailDialog({
       ) : null}
       <FormErrors errors={errors.base} />
       {/* keyed by line: paging keeps the dialog (and focus on Next) but the fields must be the new line's */}
+      {/* the reconciliation variant shows the line's fields as text (no tab stops that cannot be
+          used) outside any form, so its cost editor's form is not nested */}
+      {reconciliation ? (
+        <dl className="grid grid-cols-2 gap-2 text-sm md:grid-cols-4" data-testid="line-fields">
+          {TEXT_FIELDS.map(([k, label]) => (
+            <div key={k}>
+              <dt className="text-slate-500">{label}</dt>
+              <dd>{value(k) || "—"}</dd>
+            </div>
+          ))}
+          <div>
+            <dt className="text-slate-500">Dangerous goods</dt>
+            <dd>{line.dangerous_goods ? "Yes" : "No"}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Customer</dt>
+            <dd>{line.customer_name ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Site</dt>
+            <dd>{line.site_name ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Service</dt>
+            <dd>{line.unquoted ? "Unquoted" : (line.service_name ?? "—")}</dd>
+          </div>
+        </dl>
+      ) : (
       <Form key={line.id} method="post" replace preventScrollReset>
         <input type="hidden" name="detail_id" value={line.id} />
         <fieldset disabled={!canEdit} className="grid grid-cols-2 gap-3 md:grid-cols-4">
@@ -214,6 +252,8 @@ export function LineDetailDialog({
           ) : null}
         </div>
       </Form>
+      )}
+      {costEditor}
     </ServerDialog>
   );
 }

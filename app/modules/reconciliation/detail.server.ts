@@ -111,7 +111,7 @@ async function consignmentJson(db: DbOrTx, consignmentId: number | null) {
   const ids = [c.c.senderAddressId, c.c.receiverAddressId].filter((v): v is number => v != null);
   const found = ids.length ? await db.select().from(addresses).where(inArray(addresses.id, ids)) : [];
   const panel = ratingPanel(c.c.ratingDetail);
-  return {
+  const out = {
     id: c.c.id,
     consignment_number: c.c.consignmentNumber,
     state: c.c.state,
@@ -128,8 +128,9 @@ async function consignmentJson(db: DbOrTx, consignmentId: number | null) {
     total_buy_cost: panel?.total_buy_cost ?? 0,
     total_sell_cost: panel?.total_sell_cost ?? 0,
     rating_detail: panel?.rating_detail ?? null,
-    raw_rating: c.c.ratingDetail,
   };
+  // the stored rating whole, for the sell side; never answered (the panel above is its shown part)
+  return { out, rating: c.c.ratingDetail };
 }
 
 async function customerInvoiceLine(db: DbOrTx, id: number | null) {
@@ -169,9 +170,8 @@ export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: numbe
     customerInvoiceLine(db, r.customerInvoiceDetailId),
     notesOf(db, r.id),
   ]);
-  const sell = sellOf(consignment?.raw_rating, invoiceDetail.costs, r.chargeFromConsignment);
+  const sell = sellOf(consignment?.rating, invoiceDetail.costs, r.chargeFromConsignment);
   const status = (r.rerateStatus ?? "rerate_error") as RerateStatus;
-  const { raw_rating: _raw, ...consignmentOut } = consignment ?? { raw_rating: null };
   return {
     id: r.id,
     state: r.state,
@@ -179,7 +179,7 @@ export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: numbe
     version: r.version,
     invoice_detail: invoiceDetail,
     customer_invoice_detail: customerInvoiceDetail,
-    consignment: consignment ? consignmentOut : null,
+    consignment: consignment?.out ?? null,
     notes,
     reconciliation_options: { charge_from_consignment: r.chargeFromConsignment, rerate_required: r.rerateRequired, not_rerated: r.rerateDetail == null },
     discrepancy_amount: Number(r.discrepancyAmount),
