@@ -140,15 +140,36 @@ test("a finance admin adds a cost with a note, saves with a note, accepts, and r
     await expect(page.getByTestId("reconciliation-message")).toHaveText("Saved.");
     await expect(page.getByTestId("notes")).toContainText("Asked the carrier why");
     await expect(page.getByTestId("notes")).toContainText("Alex Admin");
+    await expect(page.getByLabel("Note", { exact: true })).toHaveValue("");
 
-    // Save + Accept
+    // someone else saves meanwhile: this page's version is stale
+    const current = (await (await page.request.get(`/api/reconciliations/${first}`, json)).json()) as { version: number };
+    const other = await page.request.put(`/api/reconciliations/${first}`, { ...json, data: { version: current.version, note: "Saved elsewhere" } });
+    expect(other.status()).toBe(200);
     await tabTo(page, page.getByLabel("Note", { exact: true }), 40);
+    await page.keyboard.type("Too late");
+    await tabTo(page, page.getByRole("button", { name: "Save", exact: true }), 10);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("reconciliation-message")).toHaveText(/^Unable to save\. Someone else has changed this reconciliation/);
+    await expect(page.getByTestId("notes")).toContainText("Saved elsewhere");
+
+    // Save + Accept, with the note box emptied first
+    await tabTo(page, page.getByLabel("Note", { exact: true }), 40);
+    await expect(page.getByLabel("Note", { exact: true })).toHaveValue("Too late");
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.press("Backspace");
     await page.keyboard.type("Accepted: the carrier's rate stands");
     await tabTo(page, page.getByRole("button", { name: "Save + Accept" }), 10);
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("reconciliation-message")).toHaveText("Saved and accepted.");
     await expect(title).toContainText("Reconciled reconciliation");
     await expect(page.getByRole("button", { name: "Re Run" })).toHaveCount(0);
+    // Reset: back to Un-Reconciled, the notes gone
+    await tabTo(page, page.getByRole("button", { name: "Reset" }), 40);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("reconciliation-message")).toHaveText("Reconciliation reset.");
+    await expect(title).toContainText("Un-Reconciled reconciliation");
+    await expect(page.getByTestId("notes")).toHaveCount(0);
     expect(await mouseEvents(page)).toBe(0);
 
     // Re Run on the other one

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { FieldError } from "~/components/Field";
 import { LineDetailDialog } from "~/components/finance/LineDetailDialog";
 import { CostEditor } from "~/components/reconciliation-detail/CostEditor";
@@ -70,12 +71,23 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * After any action the reconciliation is read again, a refused one too: a stale save must show
+ * what the other person saved and take its version, so the next try can succeed.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) => (actionResult ? true : defaultShouldRevalidate);
+
 const money = (n: number | null | undefined) => (n == null ? "—" : `$${n.toFixed(2)}`);
 
 export default function ReconciliationDetailPage() {
   const { rec, view, back, costsOpen } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData | undefined;
   const busy = useNavigation().state !== "idle";
+  const noteBox = useRef<HTMLTextAreaElement>(null);
+  // a saved note is in the list now: the box empties for the next (without JavaScript the page reloads empty)
+  useEffect(() => {
+    if (result?.ok && noteBox.current) noteBox.current.value = "";
+  }, [result]);
   const base = `/reconciliation/${rec.id}`;
   const href = (changes: Record<string, string | null>) => {
     const p = new URLSearchParams({ ...(view === "sell" ? { view } : {}), ...(back !== RECONCILIATIONS_LIST ? { back } : {}) });
@@ -242,7 +254,7 @@ export default function ReconciliationDetailPage() {
             <label htmlFor="note" className="label">
               Note
             </label>
-            <textarea id="note" name="note" maxLength={NOTE_MAX} rows={3} className="input" disabled={!rec.can_edit} aria-invalid={noteError ? true : undefined} aria-describedby={noteError ? "note-error" : undefined} />
+            <textarea ref={noteBox} id="note" name="note" maxLength={NOTE_MAX} rows={3} className="input" disabled={!rec.can_edit} aria-invalid={noteError ? true : undefined} aria-describedby={noteError ? "note-error" : undefined} />
             <FieldError id="note-error" errors={noteError} />
           </div>
           <div className="flex flex-wrap gap-2">
