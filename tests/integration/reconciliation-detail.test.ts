@@ -87,6 +87,32 @@ describe("GET /api/reconciliations/{id}", () => {
     expect((await get(c.despatcher, rec.id)).status).toBe(403);
     expect((await new Client(server.url).json(`/api/reconciliations/${rec.id}`)).status).toBe(401);
     expect((await get(c.admin, 0)).status).toBe(422);
+    // a finance view without can_reconcile does not see buy costs, so no reconciliation
+    await server.db.execute(sql`update users set can_reconcile = false where email = 'finance@example.com'`);
+    try {
+      expect((await get(c.finance, rec.id)).status).toBe(403);
+    } finally {
+      await server.db.execute(sql`update users set can_reconcile = true where email = 'finance@example.com'`);
+    }
+  });
+
+  it("works without JavaScript: the screen's forms post to its action", async () => {
+    const rec = await recOf(AP, 1);
+    const before = (await get(c.admin, rec.id)).body;
+    const page = await c.admin.request(`/reconciliation/${rec.id}`, { form: { intent: "save", version: String(before.version), note: "Posted as a plain form" } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Posted as a plain form");
+    const after = (await get(c.admin, rec.id)).body;
+    expect(after.version).toBe(before.version + 1);
+    expect(after.notes.map((n: Json) => n.text)).toContain("Posted as a plain form");
+    // a refused save answers the page with the spec's message, and changes nothing
+    const refused = await c.admin.request(`/reconciliation/${rec.id}`, { form: { intent: "save", version: String(after.version) } });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain("Note required.");
+    // a failed load goes back to the list
+    const missing = await c.admin.request("/reconciliation/2000000000");
+    expect(missing.status).toBe(302);
+    expect(missing.headers.get("location")).toBe("/reconciliations");
   });
 });
 

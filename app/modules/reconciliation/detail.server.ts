@@ -8,6 +8,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { addresses, consignments, invoiceCosts, invoiceDetails, reconciliationNotes, reconciliations, services, users } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
+import { canSeeBuyCosts } from "../auth/roles";
 import { authorize } from "../auth/guard.server";
 import { canAdministerInvoices, financeScope } from "../invoices/access";
 import { getLine, lineJson } from "../invoices/details.server";
@@ -159,8 +160,13 @@ export function sellOf(rating: unknown, costs: Array<{ category: string; descrip
 
 const dollars = (cents: number) => cents / 100;
 
-/** GET /api/reconciliations/{id}: everything the detail screen shows (spec 3 section 3 "Reconciliation"). */
+/**
+ * GET /api/reconciliations/{id}: everything the detail screen shows (spec 3 section 3
+ * "Reconciliation"). A reconciliation is the comparison of buy costs: reading one needs what seeing
+ * buy costs needs (staff, or can_reconcile, which also gates the menu entry; spec 3 section 1).
+ */
 export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: number) {
+  authorize(user, canSeeBuyCosts);
   const r = await visibleReconciliation(db, user, id);
   const [line] = await db.select({ invoiceId: invoiceDetails.invoiceId }).from(invoiceDetails).where(eq(invoiceDetails.id, r.invoiceDetailId));
   if (!line) throw notFound(WHAT);

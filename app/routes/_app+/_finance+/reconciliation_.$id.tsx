@@ -36,7 +36,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     rec = await getReconciliation(context.db, user, idParam(params.id, "Reconciliation id"));
   } catch (e) {
-    if (e instanceof AppError) throw redirect(RECONCILIATIONS_LIST);
+    // not one of theirs, or not there: back to the list (spec 3); not allowed at all: the shell's 403
+    if (e instanceof AppError && e.code !== "forbidden") throw redirect(RECONCILIATIONS_LIST);
+    throwIfAccessError(e);
     throw e;
   }
   return { rec, view: q.get("view") === "sell" ? ("sell" as const) : ("buy" as const), back: backPath(q.get("back")), costsOpen: q.get("costs") === "1" };
