@@ -1,17 +1,16 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useEffect, useRef } from "react";
-import { FieldError } from "~/components/Field";
 import { LineDetailDialog } from "~/components/finance/LineDetailDialog";
 import { CostEditor } from "~/components/reconciliation-detail/CostEditor";
 import { DetailPanel } from "~/components/reconciliation-detail/DetailPanel";
+import { NotesAndActions } from "~/components/reconciliation-detail/NotesAndActions";
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { backPath, listFromReferer, RECONCILIATIONS_LIST } from "~/modules/reconciliation/back-link";
 import { saveCosts } from "~/modules/reconciliation/costs.server";
 import { costsFromForm } from "~/modules/reconciliation/costs-form";
 import { getReconciliation, resetReconciliation, saveReconciliation } from "~/modules/reconciliation/detail.server";
 import { rerunReconciliation } from "~/modules/reconciliation/rerate.server";
-import { canApply, NOTE_MAX, RECONCILIATION_MESSAGES } from "~/modules/reconciliation/states";
+import { RECONCILIATION_MESSAGES } from "~/modules/reconciliation/states";
 import { AppError } from "~/utils/errors";
 import { readForm } from "~/utils/http.server";
 import { throwIfAccessError } from "~/utils/ui.server";
@@ -85,11 +84,6 @@ export default function ReconciliationDetailPage() {
   const { rec, view, back, costsOpen } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData | undefined;
   const busy = useNavigation().state !== "idle";
-  const noteBox = useRef<HTMLTextAreaElement>(null);
-  // a saved note is in the list now: the box empties for the next (without JavaScript the page reloads empty)
-  useEffect(() => {
-    if (result?.ok && noteBox.current) noteBox.current.value = "";
-  }, [result]);
   const base = `/reconciliation/${rec.id}`;
   const href = (changes: Record<string, string | null>) => {
     const p = new URLSearchParams({ ...(view === "sell" ? { view } : {}), ...(back !== RECONCILIATIONS_LIST ? { back } : {}) });
@@ -106,8 +100,6 @@ export default function ReconciliationDetailPage() {
   const number = d.consignment_number ?? c?.consignment_number ?? "(none)";
   const pageErrors = result && !result.ok && result.intent !== "save_costs" ? result : undefined;
   const noteError = pageErrors?.errors?.notable ?? pageErrors?.errors?.note;
-  const canAccept = canApply("accept", rec.state);
-  const canReset = canApply("reset", rec.state);
   const ratingInfo = (r: { charge_weight: number | null; from_zone: string | null; to_zone: string | null; markup: number; surcharge_markup: number } | null | undefined): Array<[string, string | null]> => [
     ["Charge weight", r?.charge_weight == null ? null : String(r.charge_weight)],
     ["From zone", r?.from_zone ?? null],
@@ -232,65 +224,7 @@ export default function ReconciliationDetailPage() {
           }
         />
       </div>
-      <section className="card space-y-3" aria-labelledby="notes-title">
-        <h2 id="notes-title" className="font-semibold">
-          Notes
-        </h2>
-        {rec.notes.length ? (
-          <ul className="space-y-2 text-sm" data-testid="notes">
-            {rec.notes.map((n) => (
-              <li key={n.id} className="rounded border border-slate-200 px-3 py-2">
-                <p>{n.text}</p>
-                <p className="text-xs text-slate-500">
-                  {n.user_name ?? "Unknown"}, <time dateTime={n.timestamp}>{new Date(n.timestamp).toLocaleString("en-AU", { timeZone: "UTC", dateStyle: "short", timeStyle: "short" })} UTC</time>
-                </p>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-sm text-slate-600">No notes yet.</p>
-        )}
-        <Form method="post" replace preventScrollReset className="space-y-2">
-          <input type="hidden" name="version" value={rec.version} />
-          <div>
-            <label htmlFor="note" className="label">
-              Note
-            </label>
-            <textarea ref={noteBox} id="note" name="note" maxLength={NOTE_MAX} rows={3} className="input" disabled={!rec.can_edit} aria-invalid={noteError ? true : undefined} aria-describedby={noteError ? "note-error" : undefined} />
-            <FieldError id="note-error" errors={noteError} />
-          </div>
-          <div className="flex flex-wrap gap-2">
-            {rec.can_edit ? (
-              <>
-                <button type="submit" name="intent" value="save" className="btn-primary" disabled={busy}>
-                  Save
-                </button>
-                {canAccept ? (
-                  <button type="submit" name="intent" value="accept" className="btn" disabled={busy}>
-                    Save + Accept
-                  </button>
-                ) : null}
-                {canReset ? (
-                  <button type="submit" name="intent" value="reset" className="btn" disabled={busy}>
-                    Reset
-                  </button>
-                ) : null}
-                {rec.can_rerun ? (
-                  <button type="submit" name="intent" value="rerun" className="btn" disabled={busy}>
-                    Re Run
-                  </button>
-                ) : null}
-              </>
-            ) : null}
-            <Link id="invoice-detail-button" to={href({ costs: "1" })} className="btn" preventScrollReset>
-              Invoice Detail
-            </Link>
-            <Link to={back} className="btn">
-              Back
-            </Link>
-          </div>
-        </Form>
-      </section>
+      <NotesAndActions rec={rec} noteError={noteError} saved={result?.ok ? result : null} busy={busy} invoiceDetailHref={href({ costs: "1" })} back={back} />
       {costsOpen ? (
         <LineDetailDialog
           line={d}
