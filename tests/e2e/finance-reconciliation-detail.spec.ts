@@ -181,6 +181,18 @@ test("a finance admin adds a cost with a note, saves with a note, accepts, and r
     await expect(page.getByTestId("rerate-status")).not.toBeEmpty();
     expect(await mouseEvents(page)).toBe(0);
 
+    // SELL view: Charge From the invoice, saved as a preview without a note
+    await page.goto(`/reconciliation/${second}?view=sell`);
+    await countMouse(page);
+    const fromInvoice = page.getByRole("group", { name: "Charge From" }).getByRole("button", { name: "Invoice" });
+    await expect(fromInvoice).toHaveAttribute("aria-pressed", "false");
+    await tabTo(page, fromInvoice, 40);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("reconciliation-message")).toHaveText("Charge From saved.");
+    await expect(fromInvoice).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByTestId("panel-customer-invoice")).toContainText("Freight");
+    expect(await mouseEvents(page)).toBe(0);
+
     // Back goes to the list
     await expect(page.getByRole("link", { name: "Back" })).toHaveAttribute("href", "/reconciliations");
   } finally {
