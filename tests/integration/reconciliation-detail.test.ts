@@ -72,6 +72,18 @@ describe("GET /api/reconciliations/{id}", () => {
     expect(body.rerate).toMatchObject({ status: "loading", label: "Loading...", disabled: false });
   });
 
+  it("answers the customer invoice's line once the line is invoiced", async () => {
+    const rec = await recOf(NL, 3);
+    const [line] = await server.db.select().from(invoiceDetails).where(eq(invoiceDetails.id, rec.invoice_detail_id));
+    // a receivable line standing for the customer's invoice of it
+    const [receivable] = rowsOf<{ id: number }>(await server.db.execute(sql`insert into invoices (accounting_type, customer_id, total) values ('receivable', ${line!.customerId}, '12.00') returning id`));
+    const [cl] = await server.db.insert(invoiceDetails).values({ invoiceId: receivable!.id, lineNumber: 1, customerId: line!.customerId, state: "invoiced", consignmentNumber: line!.consignmentNumber, totalCost: "12.00" }).returning();
+    await server.db.insert(invoiceCosts).values({ invoiceDetailId: cl!.id, category: "freight_charge", description: "Freight", amount: "12.00" });
+    await server.db.update(reconciliations).set({ customerInvoiceDetailId: cl!.id }).where(eq(reconciliations.id, rec.id));
+    const { body } = await get(c.admin, rec.id);
+    expect(body.customer_invoice_detail).toMatchObject({ id: cl!.id, state: "invoiced", total_cost: 12, costs: [{ category: "freight_charge", amount: 12 }] });
+  });
+
   it("is scoped: a customer's finance user sees their own, another customer's is a 404; despatchers and strangers are refused", async () => {
     const rec = await recOf(AP, 1);
     expect((await get(c.finance, rec.id)).status).toBe(200);
