@@ -31,6 +31,7 @@ import { allocationPaths } from "./openapi-allocation";
 import { invoicePaths } from "./openapi-invoices";
 // issue 18 part A: invoice templates and import
 import { invoiceImportPaths } from "./openapi-invoice-import";
+import { reconciliationReportPaths } from "./openapi-reconciliation-report";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -283,6 +284,7 @@ export const openApiDocument = {
     ...carriersAdminPaths,
     ...brandingMyobPaths,
     ...allocationPaths,
+    ...reconciliationReportPaths,
     ...invoicePaths,
   },
 } as const;

@@ -1,0 +1,117 @@
+/**
+ * The reconciliation report's admin-only Rerate upload (spec 3 sections 2 and 6; decision
+ * 020-finance-ii-report): each listed consignment is priced again by the rating engine with the
+ * charge weight the carrier billed, from the same site, addresses, service and despatch date, and
+ * the new buy and sell are reported beside the old. A what-if: the consignment is not changed.
+ */
+import { alias } from "drizzle-orm/pg-core";
+import { eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { addresses, carriers, consignments, services, sites } from "../../../db/schema";
+import { serviceKey } from "../consignments/completion.server";
+import { ratingPayloadOf } from "../consignments/form";
+import { rateAtSite } from "../rating/rating.server";
+import { ratingData } from "../rating/rating-data.server";
+import { ratingPayloadSchema } from "../rating/payload";
+import { AppError } from "../../utils/errors";
+import { readRating } from "./compare";
+import type { ReportResult } from "./report-csv";
+
+export const RERATE_MESSAGES = {
+  noWeight: "Must have weight",
+  noService: "The consignment has no carrier service to rate with.",
+  notRated: "The consignment's service gave no price for this weight.",
+} as const;
+
+/** the item count the consignment was rated with (1 when not stored) */
+const itemsOf = (detail: unknown) => {
+  const n = Number((detail as { items?: unknown } | null)?.items);
+  return Number.isInteger(n) && n > 0 ? n : 1;
+};
+
+const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * Sets `rerate` on every result whose consignment was found: the new buy and sell (cents, GST
+ * left out), the old sell, or why it could not be priced ('Must have weight', 'Invalid sender
+ * locality', ...). The weight is the line's charge weight, else the one it was rated with; it is
+ * rated as one item line of that dead weight and next to no volume, so the engine charges exactly
+ * that weight, with as many items as were rated (per-item rates stay as they were). Surcharges
+ * that depend on an item's size (oversize) are not priced again: the file gives no dimensions.
+ */
+export async function rerateLines(db: DbOrTx, results: ReportResult[], found: Map<string, { id: number }>): Promise<void> {
+  const wanted = results.filter((r) => r.status !== "not_found");
+  if (wanted.length === 0) return;
+  const ids = [...new Set(wanted.map((r) => found.get(r.consignment_number.toLowerCase())!.id))];
+  const sender = alias(addresses, "sender");
+  const receiver = alias(addresses, "receiver");
+  const rows = await db
+    .select({
+      id: consignments.id,
+      customerId: consignments.customerId,
+      despatchDate: consignments.despatchDate,
+      returnType: consignments.returnType,
+      accountPayable: consignments.accountPayable,
+      ratingDetail: consignments.ratingDetail,
+      site: { id: sites.id, code: sites.code, som: sites.som, region: sites.region },
+      carrierCode: carriers.code,
+      serviceCode: services.code,
+      sender: { locality: sender.locality, sublocality: sender.sublocality, postcode: sender.postcode, region: sender.region, country: sender.country, address_type: sender.addressType },
+      receiver: { locality: receiver.locality, sublocality: receiver.sublocality, postcode: receiver.postcode, region: receiver.region, country: receiver.country, address_type: receiver.addressType },
+    })
+    .from(consignments)
+    .innerJoin(sites, eq(sites.id, consignments.siteId))
+    .leftJoin(services, eq(services.id, consignments.serviceId))
+    .leftJoin(carriers, eq(carriers.id, services.carrierId))
+    .leftJoin(sender, eq(sender.id, consignments.senderAddressId))
+    .leftJoin(receiver, eq(receiver.id, consignments.receiverAddressId))
+    .where(inArray(consignments.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // the reference data once for every line, as the bulk upload does
+  const data = await ratingData(db);
+  for (const r of wanted) {
+    const c = byId.get(found.get(r.consignment_number.toLowerCase())!.id)!;
+    const oldSell = readRating(c.ratingDetail)?.sell ?? 0;
+    const weight = r.charge_weight ?? r.rated_charge_weight;
+    if (!weight) {
+      r.rerate = { error: RERATE_MESSAGES.noWeight };
+      continue;
+    }
+    if (!c.carrierCode || !c.serviceCode) {
+      r.rerate = { error: RERATE_MESSAGES.noService };
+      continue;
+    }
+    const key = serviceKey(c.carrierCode, c.serviceCode);
+    try {
+      // the schema refuses past dates (it checks what a person books); checked with today, the
+      // consignment is priced as of its own despatch date: the lanes and levies in force then
+      const today = new Date().toISOString().slice(0, 10);
+      const checked = ratingPayloadSchema.parse(
+        ratingPayloadOf({
+          despatch_date: today,
+          site_code: c.site.code,
+          account_payable: c.accountPayable,
+          return_type: c.returnType,
+          consignment_id: c.id,
+          preselected_carrier_service: key,
+          items: [{ quantity: itemsOf(c.ratingDetail), item_type_id: null, length: 1, width: 1, height: 1, weight_in_uom: weight, dangerous_goods_items: [] }],
+          sender_address: c.sender?.country ? c.sender : null,
+          receiver_address: c.receiver?.country ? c.receiver : null,
+        }),
+      );
+      const payload = { ...checked, despatch_date: c.despatchDate ?? today };
+      const response = await rateAtSite(db, c.customerId, c.site, payload, data);
+      const rate = response.carriers.find((x) => serviceKey(x.code, x.service_code).toLowerCase() === key.toLowerCase());
+      const rated = readRating(rate?.rating_detail ?? null);
+      if (!rated || sum(rated.buy) === 0) r.rerate = { error: RERATE_MESSAGES.notRated };
+      else r.rerate = { buy: sum(rated.buy), sell: rated.sell, old_sell: oldSell };
+    } catch (e) {
+      // the engine's own words ('Invalid sender locality', 'Must have weight') are what finance needs
+      const message = e instanceof AppError ? e.message : e instanceof Error && "issues" in e ? firstIssue(e) : null;
+      if (message == null) throw e;
+      r.rerate = { error: message };
+    }
+  }
+}
+
+const firstIssue = (e: Error) => ((e as unknown as { issues: Array<{ message: string }> }).issues[0]?.message ?? "Error rerating");
