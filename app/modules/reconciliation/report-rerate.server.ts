@@ -5,9 +5,9 @@
  * the new buy and sell are reported beside the old. A what-if: the consignment is not changed.
  */
 import { alias } from "drizzle-orm/pg-core";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { addresses, carriers, consignments, services, sites } from "../../../db/schema";
+import { addresses, carriers, consignmentItems, consignments, dangerousGoodsItems, services, sites } from "../../../db/schema";
 import { serviceKey } from "../consignments/completion.server";
 import { ratingPayloadOf } from "../consignments/form";
 import { rateAtSite } from "../rating/rating.server";
@@ -23,21 +23,35 @@ export const RERATE_MESSAGES = {
   notRated: "The consignment's service gave no price for this weight.",
 } as const;
 
-/** the item count the consignment was rated with (1 when not stored) */
-const itemsOf = (detail: unknown) => {
-  const n = Number((detail as { items?: unknown } | null)?.items);
-  return Number.isInteger(n) && n > 0 ? n : 1;
-};
+/** The items as rating takes them, weights scaled by `factor` and dimensions by its cube root (volume by `factor`). */
+function scaledItems(
+  items: Array<{ quantity: number; itemTypeId: number | null; length: string | null; width: string | null; height: string | null; weight: string | null; dg: boolean }>,
+  factor: number,
+) {
+  const side = Math.cbrt(factor);
+  const dim = (v: string | null) => Math.round(Number(v ?? 0) * side * 100) / 100;
+  return items.map((i) => ({
+    quantity: i.quantity,
+    item_type_id: i.itemTypeId,
+    length: dim(i.length),
+    width: dim(i.width),
+    height: dim(i.height),
+    weight_in_uom: Math.round(Number(i.weight ?? 0) * factor * 1000) / 1000,
+    // the engine asks only whether there are any; their details do not change a price
+    dangerous_goods_items: i.dg ? [{}] : [],
+  }));
+}
 
 const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /**
  * Sets `rerate` on every result whose consignment was found: the new buy and sell (cents, GST
  * left out), the old sell, or why it could not be priced ('Must have weight', 'Invalid sender
- * locality', ...). The weight is the line's charge weight, else the one it was rated with; it is
- * rated as one item line of that dead weight and next to no volume, so the engine charges exactly
- * that weight, with as many items as were rated (per-item rates stay as they were). Surcharges
- * that depend on an item's size (oversize) are not priced again: the file gives no dimensions.
+ * locality', ...). The consignment's own items are rated again, every dead weight and volume
+ * scaled by the line's charge weight over the rated one (dimensions by its cube root): the charge
+ * weight, max(dead, cubic) per line summed, then comes out at the weight the carrier billed, and
+ * the goods keep their make-up (item types, counts, dangerous goods). Without a charge weight on
+ * the line the items are rated as they are.
  */
 export async function rerateLines(db: DbOrTx, results: ReportResult[], found: Map<string, { id: number }>): Promise<void> {
   const wanted = results.filter((r) => r.status !== "not_found");
@@ -67,13 +81,29 @@ export async function rerateLines(db: DbOrTx, results: ReportResult[], found: Ma
     .leftJoin(receiver, eq(receiver.id, consignments.receiverAddressId))
     .where(inArray(consignments.id, ids));
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const items = await db
+    .select({
+      consignmentId: consignmentItems.consignmentId,
+      quantity: consignmentItems.quantity,
+      itemTypeId: consignmentItems.itemTypeId,
+      length: consignmentItems.length,
+      width: consignmentItems.width,
+      height: consignmentItems.height,
+      weight: consignmentItems.weightInUom,
+      dg: sql<boolean>`exists (select 1 from ${dangerousGoodsItems} where ${dangerousGoodsItems.itemId} = ${consignmentItems.id})`,
+    })
+    .from(consignmentItems)
+    .where(inArray(consignmentItems.consignmentId, ids))
+    .orderBy(consignmentItems.consignmentId, consignmentItems.position);
+  const itemsOf = new Map<number, typeof items>();
+  for (const i of items) itemsOf.set(i.consignmentId, [...(itemsOf.get(i.consignmentId) ?? []), i]);
   // the reference data once for every line, as the bulk upload does
   const data = await ratingData(db);
   for (const r of wanted) {
     const c = byId.get(found.get(r.consignment_number.toLowerCase())!.id)!;
     const oldSell = readRating(c.ratingDetail)?.sell ?? 0;
-    const weight = r.charge_weight ?? r.rated_charge_weight;
-    if (!weight) {
+    const own = itemsOf.get(c.id) ?? [];
+    if (own.length === 0 || (r.charge_weight != null && !r.rated_charge_weight)) {
       r.rerate = { error: RERATE_MESSAGES.noWeight };
       continue;
     }
@@ -94,7 +124,7 @@ export async function rerateLines(db: DbOrTx, results: ReportResult[], found: Ma
           return_type: c.returnType,
           consignment_id: c.id,
           preselected_carrier_service: key,
-          items: [{ quantity: itemsOf(c.ratingDetail), item_type_id: null, length: 1, width: 1, height: 1, weight_in_uom: weight, dangerous_goods_items: [] }],
+          items: scaledItems(own, r.charge_weight == null ? 1 : r.charge_weight / r.rated_charge_weight!),
           sender_address: c.sender?.country ? c.sender : null,
           receiver_address: c.receiver?.country ? c.receiver : null,
         }),
