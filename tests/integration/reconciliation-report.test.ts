@@ -13,7 +13,7 @@ import { parseCsv } from "../../app/utils/csv.server";
 import { rowsOf } from "../../app/utils/sql-rows";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
-type Json = Record<string, any>;
+import type { Json } from "../support/despatch";
 let server: TestServer;
 const clients = {} as Record<"admin" | "finance" | "despatcher" | "customerService", Client>;
 /** demo consignments of the finance user's customer, with their rated buy (GST left out) in cents */
