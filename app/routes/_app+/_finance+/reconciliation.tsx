@@ -40,10 +40,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     throwIfAccessError(e);
     if (!(e instanceof AppError)) throw e;
-    return data<ActionResult>({ ok: false, message: e.message, errors: e.fieldErrors, values }, { status: e.status });
+    // the field's own message is shown at the field; the alert says what happened
+    const message = e.code === "invalid" ? NOT_RUN : e.message;
+    return data<ActionResult>({ ok: false, message, errors: e.fieldErrors, values }, { status: e.status });
   }
 }
 
+const NOT_RUN = "The report could not be run: see the fields marked below.";
 const money = (cents: number) => (cents / 100).toFixed(2);
 
 export default function ReconciliationReport() {
@@ -99,7 +102,7 @@ export default function ReconciliationReport() {
             <label htmlFor="report-file" className="label">
               File (csv)
             </label>
-            <CsvFileInput id="report-file" />
+            <CsvFileInput id="report-file" describedBy={errorOf("file") ? "report-file-error" : undefined} />
             <FieldError id="report-file-error" errors={errorOf("file")} />
           </div>
         </div>
