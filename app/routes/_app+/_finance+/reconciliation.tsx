@@ -66,38 +66,20 @@ export default function ReconciliationReport() {
           A CSV of what the carrier charged, one consignment a line: {REPORT_COLUMNS.join(", ")} (the charged amount excluding GST; weight and zones optional).
         </p>
         <div className="flex flex-wrap items-end gap-3">
-          <div>
-            <label htmlFor="threshold_percentage" className="label">
-              Variance threshold percentage
-            </label>
-            <input
-              id="threshold_percentage"
-              name="threshold_percentage"
-              className="input w-24"
-              inputMode="decimal"
-              maxLength={THRESHOLD_PERCENTAGE_LENGTH}
-              defaultValue={failed?.values.threshold_percentage ?? report?.threshold_percentage ?? DEFAULT_THRESHOLD_PERCENTAGE}
-              aria-invalid={errorOf("threshold_percentage") ? true : undefined}
-              aria-describedby={errorOf("threshold_percentage") ? "threshold_percentage-error" : undefined}
-            />
-            <FieldError id="threshold_percentage-error" errors={errorOf("threshold_percentage")} />
-          </div>
-          <div>
-            <label htmlFor="threshold_amount" className="label">
-              Threshold amount
-            </label>
-            <input
-              id="threshold_amount"
-              name="threshold_amount"
-              className="input w-24"
-              inputMode="decimal"
-              maxLength={THRESHOLD_AMOUNT_LENGTH}
-              defaultValue={failed?.values.threshold_amount ?? report?.threshold_amount ?? DEFAULT_THRESHOLD_AMOUNT}
-              aria-invalid={errorOf("threshold_amount") ? true : undefined}
-              aria-describedby={errorOf("threshold_amount") ? "threshold_amount-error" : undefined}
-            />
-            <FieldError id="threshold_amount-error" errors={errorOf("threshold_amount")} />
-          </div>
+          <ThresholdInput
+            name="threshold_percentage"
+            label="Variance threshold percentage"
+            maxLength={THRESHOLD_PERCENTAGE_LENGTH}
+            value={failed?.values.threshold_percentage ?? report?.threshold_percentage ?? DEFAULT_THRESHOLD_PERCENTAGE}
+            errors={errorOf("threshold_percentage")}
+          />
+          <ThresholdInput
+            name="threshold_amount"
+            label="Threshold amount"
+            maxLength={THRESHOLD_AMOUNT_LENGTH}
+            value={failed?.values.threshold_amount ?? report?.threshold_amount ?? DEFAULT_THRESHOLD_AMOUNT}
+            errors={errorOf("threshold_amount")}
+          />
           <div>
             <label htmlFor="report-file" className="label">
               File (csv)
@@ -139,6 +121,28 @@ export default function ReconciliationReport() {
           </ul>
         </section>
       ) : null}
+    </div>
+  );
+}
+
+/** A threshold field: its length limit (spec 3 section 9), its value kept across a refused upload, its own error. */
+function ThresholdInput({ name, label, maxLength, value, errors }: { name: string; label: string; maxLength: number; value: string | number; errors?: string[] }) {
+  return (
+    <div>
+      <label htmlFor={name} className="label">
+        {label}
+      </label>
+      <input
+        id={name}
+        name={name}
+        className="input w-24"
+        inputMode="decimal"
+        maxLength={maxLength}
+        defaultValue={value}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? `${name}-error` : undefined}
+      />
+      <FieldError id={`${name}-error`} errors={errors} />
     </div>
   );
 }
