@@ -41,6 +41,9 @@ const UPLOAD_PATH_PATTERNS = [
   // issue 18 item 5: the allocation mapping import, the call and its screen
   "api/allocation_rules/sapphire_mapping_import",
   "allocation_rules",
+  // issue 19 point 4: the reconciliation report upload, the call and its screen
+  "api/old_reconciliations",
+  "reconciliation",
 ];
 export const UPLOAD_PATHS = new RegExp(`^/(${UPLOAD_PATH_PATTERNS.join("|")})(\\.data)?/?$`, "i");
 /** The image upload of notification templates: multipart, with a limit of its own. */

@@ -5,7 +5,7 @@ import { MAX_UPLOAD_BYTES, FILE_TOO_LARGE } from "~/utils/upload-limits";
  * then will not submit and the browser shows the message at the field. Without JavaScript the
  * server's own check answers instead.
  */
-export function CsvFileInput({ id }: { id: string }) {
+export function CsvFileInput({ id, describedBy }: { id: string; /** the id of the field's error, when it has one */ describedBy?: string }) {
   return (
     <input
       id={id}
@@ -13,6 +13,8 @@ export function CsvFileInput({ id }: { id: string }) {
       type="file"
       accept=".csv,text/csv"
       required
+      aria-describedby={describedBy}
+      aria-invalid={describedBy ? true : undefined}
       className="text-sm"
       onChange={(event) => {
         const input = event.currentTarget;

@@ -33,6 +33,7 @@ import { invoicePaths } from "./openapi-invoices";
 import { invoiceImportPaths } from "./openapi-invoice-import";
 // issue 19 item 3: reconciliation detail
 import { reconciliationDetailPaths } from "./openapi-reconciliation-detail";
+import { reconciliationReportPaths } from "./openapi-reconciliation-report";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -285,6 +286,7 @@ export const openApiDocument = {
     ...carriersAdminPaths,
     ...brandingMyobPaths,
     ...allocationPaths,
+    ...reconciliationReportPaths,
     ...invoicePaths,
     ...reconciliationDetailPaths,
   },

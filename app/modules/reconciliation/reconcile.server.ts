@@ -114,56 +114,47 @@ export async function reconcileLines(
       if (c.state === "reconciled") result.reconciled += 1;
       else result.reconciling += 1;
       return {
-        invoiceDetailId: l.id,
-        consignmentId: l.consignmentId,
-        customerId: l.customerId,
-        carrierId: l.carrierId,
+        invoice_detail_id: l.id,
+        consignment_id: l.consignmentId,
+        customer_id: l.customerId,
+        carrier_id: l.carrierId,
         state: c.state,
-        reasonCategories: c.reasons,
-        ratedBuy: dollars(c.rated_buy),
-        ratedSell: dollars(c.rated_sell),
+        reason_categories: c.reasons,
+        rated_buy: dollars(c.rated_buy),
+        rated_sell: dollars(c.rated_sell),
         invoiced: dollars(c.invoiced),
-        discrepancyAmount: dollars(c.discrepancy),
+        discrepancy_amount: dollars(c.discrepancy),
         margin: dollars(c.margin),
-        marginPercent: c.margin_percent == null ? null : c.margin_percent.toFixed(2),
+        margin_percent: c.margin_percent == null ? null : c.margin_percent.toFixed(2),
         categories: c.categories,
-        rerateRequired: rerate.required,
-        rerateStatus: rerateStatus({ rerate_required: rerate.required, has_consignment: consignment != null, outcome: null }),
-        reconciledAt: c.state === "reconciled" ? new Date() : null,
+        rerate_required: rerate.required,
+        rerate_status: rerateStatus({ rerate_required: rerate.required, has_consignment: consignment != null, outcome: null }),
+        reconciled_at: c.state === "reconciled" ? new Date().toISOString() : null,
       };
     });
     result.compared += rows.length;
-      // the conflict's where keeps a line someone disputed or accepted between the read above and
-    // this write: their decision wins over the job's
-    await db
-      .insert(reconciliations)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: reconciliations.invoiceDetailId,
-        set: {
-          consignmentId: sql`excluded.consignment_id`,
-          customerId: sql`excluded.customer_id`,
-          carrierId: sql`excluded.carrier_id`,
-          state: sql`excluded.state`,
-          reasonCategories: sql`excluded.reason_categories`,
-          ratedBuy: sql`excluded.rated_buy`,
-          ratedSell: sql`excluded.rated_sell`,
-          invoiced: sql`excluded.invoiced`,
-          discrepancyAmount: sql`excluded.discrepancy_amount`,
-          margin: sql`excluded.margin`,
-          marginPercent: sql`excluded.margin_percent`,
-          categories: sql`excluded.categories`,
-          rerateRequired: sql`excluded.rerate_required`,
-          rerateStatus: sql`excluded.rerate_status`,
-          reconciledAt: sql`excluded.reconciled_at`,
-          version: sql`${reconciliations.version} + 1`,
-          updatedAt: sql`now()`,
-        },
-        // and only when the outcome changed: a run that finds the same leaves the version alone,
-        // so nobody editing the line is told it changed under them
-        setWhere: sql`${reconciliations.state} = 'reconciling' and (${reconciliations.state}, ${reconciliations.reasonCategories}, ${reconciliations.ratedBuy}, ${reconciliations.ratedSell}, ${reconciliations.invoiced}, ${reconciliations.discrepancyAmount}, ${reconciliations.margin}, ${reconciliations.categories}, ${reconciliations.rerateRequired}, ${reconciliations.consignmentId})
-          is distinct from (excluded.state, excluded.reason_categories, excluded.rated_buy, excluded.rated_sell, excluded.invoiced, excluded.discrepancy_amount, excluded.margin, excluded.categories, excluded.rerate_required, excluded.consignment_id)`,
-      });
+    // One statement per chunk with the rows as a single JSON parameter: binding 17 parameters a row
+    // cost most of the job's time (issue 19's 50,000-line benchmark, bench/reconcile.ts).
+    // The conflict's where keeps a line someone disputed or accepted between the read above and
+    // this write: their decision wins over the job's.
+    await db.execute(sql`
+      insert into reconciliations (invoice_detail_id, consignment_id, customer_id, carrier_id, state, reason_categories, rated_buy, rated_sell, invoiced,
+        discrepancy_amount, margin, margin_percent, categories, rerate_required, rerate_status, reconciled_at)
+      select r.invoice_detail_id, r.consignment_id, r.customer_id, r.carrier_id, r.state, array(select jsonb_array_elements_text(r.reason_categories)),
+        r.rated_buy, r.rated_sell, r.invoiced, r.discrepancy_amount, r.margin, r.margin_percent, r.categories, r.rerate_required, r.rerate_status, r.reconciled_at
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(invoice_detail_id int, consignment_id int, customer_id int, carrier_id int, state text,
+        reason_categories jsonb, rated_buy numeric, rated_sell numeric, invoiced numeric, discrepancy_amount numeric, margin numeric, margin_percent numeric,
+        categories jsonb, rerate_required boolean, rerate_status text, reconciled_at timestamptz)
+      on conflict (invoice_detail_id) do update set
+        consignment_id = excluded.consignment_id, customer_id = excluded.customer_id, carrier_id = excluded.carrier_id, state = excluded.state,
+        reason_categories = excluded.reason_categories, rated_buy = excluded.rated_buy, rated_sell = excluded.rated_sell, invoiced = excluded.invoiced,
+        discrepancy_amount = excluded.discrepancy_amount, margin = excluded.margin, margin_percent = excluded.margin_percent, categories = excluded.categories,
+        rerate_required = excluded.rerate_required, rerate_status = excluded.rerate_status, reconciled_at = excluded.reconciled_at,
+        version = reconciliations.version + 1, updated_at = now()
+      -- and only when the outcome changed: a run that finds the same leaves the version alone,
+      -- so nobody editing the line is told it changed under them
+      where reconciliations.state = 'reconciling' and (reconciliations.state, reconciliations.reason_categories, reconciliations.rated_buy, reconciliations.rated_sell, reconciliations.invoiced, reconciliations.discrepancy_amount, reconciliations.margin, reconciliations.categories, reconciliations.rerate_required, reconciliations.consignment_id)
+        is distinct from (excluded.state, excluded.reason_categories, excluded.rated_buy, excluded.rated_sell, excluded.invoiced, excluded.discrepancy_amount, excluded.margin, excluded.categories, excluded.rerate_required, excluded.consignment_id)`);
     await progress(Math.round(((i + part.length) / open.length) * 100), `Reconciled ${i + part.length} of ${open.length} lines`);
   }
   return result;
