@@ -29,6 +29,7 @@ import { bulkUploadSection } from "./bulk-upload";
 import { checkoutRatesSection } from "./checkout-rates";
 import { invoiceImportSection } from "./invoice-import";
 import { allocationSection } from "./allocation";
+import { reconcileSection } from "./reconcile";
 
 const server = await startTestServer();
 try {
@@ -69,6 +70,7 @@ try {
   const checkoutLines = await checkoutRatesSection(bench);
   const invoiceImportLines = await invoiceImportSection(server.db, server.test.database.url);
   const allocationLinesOut = await allocationSection();
+  const reconcileLinesOut = await reconcileSection();
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -111,6 +113,7 @@ try {
     ...bulkUploadLines,
     ...checkoutLines,
     ...allocationLinesOut,
+    ...reconcileLinesOut,
     ...invoiceImportLines,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));

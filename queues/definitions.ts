@@ -17,7 +17,8 @@ import { BOOKING } from "../app/modules/bookings/rules";
 import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
 import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
 import { ALLOCATE_JOB, allocateMessage, allocatePayload, runAllocation, type AllocateResult } from "../app/modules/allocation/allocate.server";
-import { RECONCILE_JOB, reconcileLines, reconcileMessage, reconcilePayload, type ReconcileResult } from "../app/modules/reconciliation/reconcile.server";
+import { RECONCILE_JOB, reconcileMessage, reconcilePayload, type ReconcileResult } from "../app/modules/reconciliation/reconcile.server";
+import { reconcileAndRerate } from "../app/modules/reconciliation/reconcile-job.server";
 import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
@@ -163,7 +164,7 @@ export const JOBS = {
     payload: reconcilePayload,
     startMessage: "Reconciling...",
     doneMessage: (r: ReconcileResult) => reconcileMessage(r),
-    run: ({ db }, payload, progress) => reconcileLines(db, payload, progress),
+    run: ({ db }, payload, progress) => reconcileAndRerate(db, payload, progress),
   }),
 };
 

@@ -28,11 +28,12 @@ interface Rec {
   invoiced: string;
   version: number;
   rerate_required: boolean;
+  rerate_status: string | null;
 }
 const recs = async () =>
   rowsOf<Rec>(
     await db().execute(sql`
-      select i.invoice_number, d.line_number, d.consignment_number, r.state, r.reason_categories, r.discrepancy_amount::text, r.rated_buy::text, r.invoiced::text, r.version, r.rerate_required
+      select i.invoice_number, d.line_number, d.consignment_number, r.state, r.reason_categories, r.discrepancy_amount::text, r.rated_buy::text, r.invoiced::text, r.version, r.rerate_required, r.rerate_status
       from reconciliations r join invoice_details d on d.id = r.invoice_detail_id join invoices i on i.id = d.invoice_id
       order by i.id, d.line_number`),
   );
@@ -69,6 +70,10 @@ describe("reconcileLines", () => {
     expect(line(all, ap, 2)).toMatchObject({ state: "reconciling", reason_categories: ["zone"], rerate_required: true });
     // a manual handling surcharge that was never rated: 14.50 more, nothing to re-rate
     expect(line(all, ap, 3)).toMatchObject({ state: "reconciling", reason_categories: ["surcharge"], discrepancy_amount: "14.50", rerate_required: false });
+    // the job re-rated the two lines that needed it, so none is left "Loading..." for Re Run
+    expect(line(all, nl, 1)!.rerate_status).toBe("rerated");
+    expect(line(all, ap, 2)!.rerate_status).toBe("rerated");
+    expect(all.filter((r) => r.rerate_status === "loading")).toEqual([]);
   });
 
   it("changes nothing when run again, and keeps a line someone disputed", async () => {

@@ -6,7 +6,6 @@
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
   invoices_receivable: { title: "Receivable invoices", release: "finance" },
   reconciliations: { title: "Reconciliations", release: "finance" },
-  reconciliation: { title: "Reconciliation", release: "finance" },
   invoices: { title: "Invoice reconciliations", release: "finance" },
 };
 

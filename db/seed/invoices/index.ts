@@ -15,7 +15,7 @@ import { plusDays } from "../../../app/modules/calendar/dates";
 import { todayIn } from "../../../app/modules/calendar/site-time";
 import { runAllocation } from "../../../app/modules/allocation/allocate.server";
 import { saveRule } from "../../../app/modules/allocation/rules.server";
-import { reconcileLines } from "../../../app/modules/reconciliation/reconcile.server";
+import { reconcileAndRerate } from "../../../app/modules/reconciliation/reconcile-job.server";
 import { checkUpload, storeInvoiceFile } from "../../../app/modules/invoices/files.server";
 import { runInvoiceImport } from "../../../app/modules/invoices/import.server";
 import { saveConfig } from "../../../app/modules/invoices/templates/configs.server";
@@ -64,7 +64,7 @@ export async function seedDemoInvoices(db: Db): Promise<{ invoiceIds: number[] }
     const ids = await importFile(db, admin, config.id, config.parser.format, file);
     if (plan.allocate) {
       await runAllocation(db, { invoiceIds: ids, invoiceDetailIds: [] }, async () => {});
-      await reconcileLines(db, { invoiceIds: ids });
+      await reconcileAndRerate(db, { invoiceIds: ids });
     }
     invoiceIds.push(...ids);
   }
