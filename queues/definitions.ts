@@ -18,6 +18,7 @@ import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/u
 import { importMessage, runBulkImport, type ImportResult } from "../app/modules/bulk-upload/import.server";
 import { ALLOCATE_JOB, allocateMessage, allocatePayload, runAllocation, type AllocateResult } from "../app/modules/allocation/allocate.server";
 import { RECONCILE_JOB, reconcileLines, reconcileMessage, reconcilePayload, type ReconcileResult } from "../app/modules/reconciliation/reconcile.server";
+import { INVOICING_JOB, invoicingErrors, invoicingMessage, invoicingPayload, runInvoicing, type InvoicingResult } from "../app/modules/invoicing/invoice.server";
 import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
@@ -164,6 +165,14 @@ export const JOBS = {
     startMessage: "Reconciling...",
     doneMessage: (r: ReconcileResult) => reconcileMessage(r),
     run: ({ db }, payload, progress) => reconcileLines(db, payload, progress),
+  }),
+  // issue 19: reconciled lines billed to their customers, each invoice's PDF rendered and e-mailed
+  [INVOICING_JOB]: define({
+    payload: invoicingPayload,
+    startMessage: "Invoicing...",
+    doneMessage: (r: InvoicingResult) => invoicingMessage(r),
+    errorsOf: (r: InvoicingResult) => invoicingErrors(r),
+    run: ({ db, mailer, renderer }, payload, progress) => runInvoicing({ db, mailer, renderer }, payload, progress),
   }),
 };
 
