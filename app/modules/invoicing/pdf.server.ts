@@ -76,7 +76,8 @@ export async function deliverInvoice(services: { db: DbOrTx; mailer: Mailer; ren
     await mkdir(receivableDir(), { recursive: true });
     const name = `${randomUUID()}.pdf`;
     await writeFile(join(receivableDir(), name), pdf);
-    await db.update(invoices).set({ pdfPath: name }).where(eq(invoices.id, id));
+    // the original file's name too: the invoice page offers its file as "PDF" for receivable invoices
+    await db.update(invoices).set({ pdfPath: name, originalFileName: `invoice-${found.doc.number}.pdf`, originalFileType: "PDF" }).where(eq(invoices.id, id));
   } catch (e) {
     return { pdf: false, emailed: false, problem: `no PDF: ${e instanceof Error ? e.message : String(e)}` };
   }
