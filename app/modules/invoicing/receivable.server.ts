@@ -15,8 +15,7 @@ import { dateRange, DATE_FILTERS, INVOICE_MESSAGES, type DateFilter } from "../i
 import { parseOrThrow } from "../../utils/validation";
 import { invoiceableSql, scopeSql } from "./invoiceable.server";
 
-export const RECEIVABLE_MESSAGES = { noInvoiceable: "There are no invoiceable consignments to display." };
-export const RECEIVABLE_STATES = ["all", "invoiced"] as const;
+import { RECEIVABLE_MESSAGES, RECEIVABLE_STATES } from "./receivable";
 
 const blank = (v: unknown) => v === "" || v == null;
 const optionalId = z.preprocess((v) => (blank(v) || v === "all" ? undefined : v), z.coerce.number().int().positive("Must be an id").optional());
