@@ -29,6 +29,7 @@ import { brandingMyobPaths } from "./openapi-branding-myob";
 import { allocationPaths } from "./openapi-allocation";
 // issue 18 part B: payable invoices, lines, export, search
 import { invoicePaths } from "./openapi-invoices";
+import { invoicingPaths } from "./openapi-invoicing";
 // issue 18 part A: invoice templates and import
 import { invoiceImportPaths } from "./openapi-invoice-import";
 
@@ -284,5 +285,6 @@ export const openApiDocument = {
     ...brandingMyobPaths,
     ...allocationPaths,
     ...invoicePaths,
+    ...invoicingPaths,
   },
 } as const;
