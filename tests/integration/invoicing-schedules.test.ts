@@ -13,6 +13,8 @@ import { createCustomer } from "../../db/seed/factories";
 import { runJob } from "../../queues/queue.server";
 import { createMailer } from "../../app/modules/mail/mailer.server";
 import { runDueSchedules, runSchedule } from "../../app/modules/invoicing/schedules.server";
+import { invoiceableSql } from "../../app/modules/invoicing/invoiceable.server";
+import { seedDemoInvoicing } from "../../db/seed/invoices/invoicing";
 import { rowsOf } from "../../app/utils/sql-rows";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
@@ -148,5 +150,33 @@ describe("the runner", () => {
     await runSchedule(db(), q, b!, new Date("2026-09-27T16:30:00Z"));
     const [c] = await db().select().from(invoicingSchedules).where(eq(invoicingSchedules.id, s!.id));
     expect(c!.nextRunAt!.toISOString()).toBe("2026-10-03T16:30:00.000Z");
+  });
+});
+
+describe("the demo's invoicing seed", () => {
+  it("makes one customer invoice, leaves two lines invoiceable under a weekly schedule, and runs once", async () => {
+    // as on a fresh demo: no customer invoice yet (earlier tests here made one)
+    await db().delete(invoices).where(eq(invoices.accountingType, "receivable"));
+    const cust = await createCustomer(db());
+    for (let i = 0; i < 3; i++) await reconciledLine(cust.id);
+    const invoiceable = async () => (await db().select({ id: invoiceDetails.id }).from(invoiceDetails).where(invoiceableSql)).map((r) => r.id).sort((a, b) => a - b);
+    const before = await invoiceable();
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    const first = await seedDemoInvoicing(db(), { renderer: server.renderer });
+    expect(first.invoiceId).not.toBeNull();
+    const [inv] = await db().select().from(invoices).where(eq(invoices.id, first.invoiceId!));
+    expect(inv).toMatchObject({ accountingType: "receivable", state: "invoiced" });
+    expect(inv!.pdfPath).toMatch(/\.pdf$/);
+    const left = await invoiceable();
+    expect(left).toHaveLength(2);
+    // earlier tests made schedules here: the seed adds none to a database that has one
+    expect(first.scheduleId).toBeNull();
+    await db().delete(invoicingSchedules);
+    const second = await seedDemoInvoicing(db(), { renderer: server.renderer });
+    expect(second.invoiceId).toBeNull();
+    const [s] = await db().select().from(invoicingSchedules).where(eq(invoicingSchedules.id, second.scheduleId!));
+    expect(s).toMatchObject({ period: "WEEKLY", day: "Monday", hour: "09:00", timeZone: "Australia/Sydney" });
+    expect([...s!.invoiceDetailIds].sort((a, b) => a - b)).toEqual(left);
+    expect(await seedDemoInvoicing(db(), { renderer: server.renderer })).toEqual({ invoiceId: null, scheduleId: null });
   });
 });
