@@ -6,10 +6,11 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customers, invoiceCosts, invoiceDetails, invoices, invoicingSchedules, reconciliations } from "../../db/schema";
+import { customers, invoiceDetails, invoices, invoicingSchedules } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createCustomer } from "../../db/seed/factories";
 import { todayIn } from "../../app/modules/calendar/site-time";
+import { reconciledLine } from "../support/invoicing";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -17,15 +18,6 @@ let admin: Client;
 let finance: Client;
 const db = () => server.db;
 const ids = {} as Record<"acme" | "other" | "acmeLine" | "otherLine" | "acmeInvoice" | "otherInvoice", number>;
-let seq = 0;
-
-async function reconciledLine(customerId: number, over: Partial<typeof invoiceDetails.$inferInsert> = {}) {
-  const [inv] = await db().insert(invoices).values({ accountingType: "payable", invoiceNumber: `R-${++seq}-${Date.now()}`, state: "allocated", total: "0" }).returning();
-  const [d] = await db().insert(invoiceDetails).values({ invoiceId: inv!.id, lineNumber: 1, customerId, state: "allocated", consignmentNumber: `RCN${seq}`, totalCost: "10", ...over }).returning();
-  await db().insert(invoiceCosts).values({ invoiceDetailId: d!.id, category: "freight_charge", description: "Freight", amount: "10.00" });
-  await db().insert(reconciliations).values({ invoiceDetailId: d!.id, customerId, state: "reconciled", chargeFromConsignment: false });
-  return d!.id;
-}
 
 async function receivable(customerId: number, number: string, date: string) {
   const [inv] = await db().insert(invoices).values({ accountingType: "receivable", state: "invoiced", customerId, invoiceNumber: number, invoiceDate: date, subtotal: "10.00", gst: "1.00", total: "11.00" }).returning();
@@ -47,8 +39,8 @@ beforeAll(async () => {
   expect((await finance.signIn("finance@example.com")).status).toBe(200);
   ids.acme = (await db().select().from(customers).where(eq(customers.code, "ACME")))[0]!.id;
   ids.other = (await createCustomer(db(), { name: "Other Freight Co" })).id;
-  ids.acmeLine = await reconciledLine(ids.acme, { receiverName: "Brisbane Hardware", reference: "PO-ACME" });
-  ids.otherLine = await reconciledLine(ids.other, { receiverName: "Perth Supplies", reference: "PO-OTHER" });
+  ids.acmeLine = await reconciledLine(db(), ids.acme, { receiverName: "Brisbane Hardware", reference: "PO-ACME" });
+  ids.otherLine = await reconciledLine(db(), ids.other, { receiverName: "Perth Supplies", reference: "PO-OTHER" });
   const today = todayIn("Australia/Melbourne");
   ids.acmeInvoice = await receivable(ids.acme, "INV-TEST-1", today);
   ids.otherInvoice = await receivable(ids.other, "INV-TEST-2", today);

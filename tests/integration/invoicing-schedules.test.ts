@@ -7,7 +7,7 @@
  */
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invoiceCosts, invoiceDetails, invoices, invoicingSchedules, reconciliations } from "../../db/schema";
+import { invoiceDetails, invoices, invoicingSchedules, reconciliations } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createCustomer } from "../../db/seed/factories";
 import { runJob } from "../../queues/queue.server";
@@ -16,6 +16,7 @@ import { runDueSchedules, runSchedule } from "../../app/modules/invoicing/schedu
 import { invoiceableSql } from "../../app/modules/invoicing/invoiceable.server";
 import { seedDemoInvoicing } from "../../db/seed/invoices/invoicing";
 import { rowsOf } from "../../app/utils/sql-rows";
+import { reconciledLine } from "../support/invoicing";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
@@ -25,15 +26,6 @@ let server: TestServer;
 let admin: Client;
 let finance: Client;
 const db = () => server.db;
-let seq = 0;
-
-async function reconciledLine(customerId: number) {
-  const [inv] = await db().insert(invoices).values({ accountingType: "payable", invoiceNumber: `S-${++seq}-${Date.now()}`, state: "allocated", total: "0" }).returning();
-  const [d] = await db().insert(invoiceDetails).values({ invoiceId: inv!.id, lineNumber: 1, customerId, state: "allocated", consignmentNumber: `SCN${seq}`, totalCost: "10" }).returning();
-  await db().insert(invoiceCosts).values({ invoiceDetailId: d!.id, category: "freight_charge", description: "Freight", amount: "10.00" });
-  await db().insert(reconciliations).values({ invoiceDetailId: d!.id, customerId, state: "reconciled", chargeFromConsignment: false });
-  return d!.id;
-}
 
 const post = (client: Client, json: unknown) => client.json<Json>("/api/invoicing_schedules", { method: "POST", json });
 const body = (ids: number[], period: string, o: Record<string, unknown>) => ({ period, options: { invoice_detail_ids: ids, invoicing_options: { hour: "09:00", time_zone: "Australia/Sydney", ...o } } });
@@ -51,7 +43,7 @@ afterAll(() => server?.close());
 describe("POST /api/invoicing_schedules", () => {
   it("adds a weekly schedule with its next run on the zone's wall clock, and lists it", async () => {
     const cust = await createCustomer(db());
-    const ids = [await reconciledLine(cust.id), await reconciledLine(cust.id)];
+    const ids = [await reconciledLine(db(), cust.id), await reconciledLine(db(), cust.id)];
     const res = await post(admin, body(ids, "WEEKLY", { day: "Monday" }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const s = res.body.invoicing_schedule;
@@ -69,7 +61,7 @@ describe("POST /api/invoicing_schedules", () => {
 
   it("checks its fields, its time and its lines; invoice admins only", async () => {
     const cust = await createCustomer(db());
-    const ids = [await reconciledLine(cust.id)];
+    const ids = [await reconciledLine(db(), cust.id)];
     const errorsOf = async (json: unknown) => {
       const r = await post(admin, json);
       expect(r.status, JSON.stringify(r.body)).toBe(422);
@@ -100,7 +92,7 @@ describe("the runner", () => {
 
   it("claims a due schedule once, however many runners race for it", async () => {
     const cust = await createCustomer(db());
-    const ids = [await reconciledLine(cust.id)];
+    const ids = [await reconciledLine(db(), cust.id)];
     const due = new Date(Date.now() - 60_000);
     const [s] = await db().insert(invoicingSchedules).values({ period: "WEEKLY", day: "Monday", hour: "09:00", timeZone: "Australia/Sydney", invoiceDetailIds: ids, nextRunAt: due }).returning();
     const now = new Date();
@@ -118,7 +110,7 @@ describe("the runner", () => {
 
   it("queues the invoicing job for the lines still invoiceable, which bills them; a ONCE schedule then has no next run", async () => {
     const cust = await createCustomer(db());
-    const ids = [await reconciledLine(cust.id), await reconciledLine(cust.id)];
+    const ids = [await reconciledLine(db(), cust.id), await reconciledLine(db(), cust.id)];
     // one of them was reset to reconciling meanwhile: no longer invoiceable
     await db().update(reconciliations).set({ state: "reconciling" }).where(eq(reconciliations.invoiceDetailId, ids[1]!));
     const [s] = await db().insert(invoicingSchedules).values({ period: "ONCE", day: "Monday", hour: "09:00", timeZone: "Australia/Sydney", invoiceDetailIds: ids, nextRunAt: new Date(Date.now() - 1000) }).returning();
@@ -138,7 +130,7 @@ describe("the runner", () => {
 
   it("moves a weekly run across daylight saving to the same wall time (Sydney, April and October)", async () => {
     const cust = await createCustomer(db());
-    const ids = [await reconciledLine(cust.id)];
+    const ids = [await reconciledLine(db(), cust.id)];
     const q = countingQueue();
     // Sunday 02:30 Sydney: the repeated time runs once, at its first occurrence; the skipped one at 03:30
     const [s] = await db().insert(invoicingSchedules).values({ period: "WEEKLY", day: "Sunday", hour: "02:30", timeZone: "Australia/Sydney", invoiceDetailIds: ids, nextRunAt: new Date("2026-04-04T15:30:00Z") }).returning();
@@ -158,7 +150,7 @@ describe("the demo's invoicing seed", () => {
     // as on a fresh demo: no customer invoice yet (earlier tests here made one)
     await db().delete(invoices).where(eq(invoices.accountingType, "receivable"));
     const cust = await createCustomer(db());
-    for (let i = 0; i < 3; i++) await reconciledLine(cust.id);
+    for (let i = 0; i < 3; i++) await reconciledLine(db(), cust.id);
     const invoiceable = async () => (await db().select({ id: invoiceDetails.id }).from(invoiceDetails).where(invoiceableSql)).map((r) => r.id).sort((a, b) => a - b);
     const before = await invoiceable();
     expect(before.length).toBeGreaterThanOrEqual(3);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carriers, customers, invoiceCosts, invoiceDetails, invoices, reconciliations } from "../../db/schema";
+import { customers, invoiceCosts, invoiceDetails, invoices, reconciliations } from "../../db/schema";
 import { seedDemoIfEmpty } from "../../db/seed/demo";
 import { createCustomer, createSite } from "../../db/seed/factories";
 import { loadLocalities } from "../../db/seed/localities";
@@ -20,6 +20,7 @@ import { formatInvoiceNumber, runInvoicing, takeInvoiceNumber } from "../../app/
 import { NO_INVOICING_EMAIL, receivableDir } from "../../app/modules/invoicing/pdf.server";
 import { toCents } from "../../app/modules/invoicing/money";
 import { rowsOf } from "../../app/utils/sql-rows";
+import { reconciledLine } from "../support/invoicing";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
@@ -143,22 +144,6 @@ describe("POST /api/invoices over the demo's reconciled lines", () => {
 
 // ---- lines made here, for the rules ------------------------------------------------------------
 
-let carrierId = 0;
-let seq = 0;
-
-/** A reconciled payable line with its costs (charged from the invoice: no consignment, so at cost). */
-async function reconciledLine(customerId: number, over: Partial<typeof invoiceDetails.$inferInsert>, amounts: string[]) {
-  carrierId ||= (await db().select({ id: carriers.id }).from(carriers).orderBy(asc(carriers.id)).limit(1))[0]!.id;
-  const [inv] = await db().insert(invoices).values({ accountingType: "payable", invoiceNumber: `T-${++seq}-${Date.now()}`, carrierId, state: "allocated", total: "0" }).returning();
-  const [d] = await db()
-    .insert(invoiceDetails)
-    .values({ invoiceId: inv!.id, lineNumber: 1, carrierId, customerId, state: "allocated", consignmentNumber: `TCN${seq}`, receiverName: "Receiver", despatchDate: "2026-11-20", totalCost: "0", ...over })
-    .returning();
-  await db().insert(invoiceCosts).values(amounts.map((a, i) => ({ invoiceDetailId: d!.id, category: i === 0 ? ("freight_charge" as const) : ("fuel_charge" as const), description: i === 0 ? "Freight" : "Fuel levy", amount: a })));
-  await db().insert(reconciliations).values({ invoiceDetailId: d!.id, customerId, carrierId, state: "reconciled", chargeFromConsignment: false });
-  return d!.id;
-}
-
 const invoicesOf = async (customerId: number) => db().select().from(invoices).where(and(eq(invoices.customerId, customerId), eq(invoices.accountingType, "receivable"))).orderBy(asc(invoices.id));
 const address = (country: string, name = "Billing") => ({ name, address_line_1: "1 Main St", locality: "TOWN", postcode: "1000", country });
 
@@ -170,9 +155,9 @@ describe("the rules of an invoice", () => {
       const s1 = await createSite(db(), cust.id, { region: "NSW" });
       const s2 = await createSite(db(), cust.id, { region: "VIC" });
       const ids = [
-        await reconciledLine(cust.id, { siteId: s1.id, receiverRegion: "NSW" }, ["10.00"]),
-        await reconciledLine(cust.id, { siteId: s2.id, receiverRegion: "NSW" }, ["20.00"]),
-        await reconciledLine(cust.id, { siteId: s1.id, receiverRegion: "QLD" }, ["30.00"]),
+        await reconciledLine(db(), cust.id, { siteId: s1.id, receiverRegion: "NSW" }, ["10.00"]),
+        await reconciledLine(db(), cust.id, { siteId: s2.id, receiverRegion: "NSW" }, ["20.00"]),
+        await reconciledLine(db(), cust.id, { siteId: s1.id, receiverRegion: "QLD" }, ["30.00"]),
       ];
       await runInvoicing(services(), { invoiceDetailIds: ids, userId: null });
       const invs = await invoicesOf(cust.id);
@@ -193,7 +178,7 @@ describe("the rules of an invoice", () => {
     const expected = { AUSTRALIA: 10, "NEW ZEALAND": 15, "UNITED STATES OF AMERICA": 0 } as const;
     for (const [country, rate] of Object.entries(expected)) {
       const cust = await createCustomer(db(), { billingAddress: address(country) });
-      const ids = [await reconciledLine(cust.id, {}, ["10.00", "0.05"]), await reconciledLine(cust.id, {}, ["20.00"]), await reconciledLine(cust.id, {}, ["33.33"])];
+      const ids = [await reconciledLine(db(), cust.id, {}, ["10.00", "0.05"]), await reconciledLine(db(), cust.id, {}, ["20.00"]), await reconciledLine(db(), cust.id, {}, ["33.33"])];
       await runInvoicing(services(), { invoiceDetailIds: ids, userId: null });
       const [inv] = await invoicesOf(cust.id);
       expect(inv!.subtotal).toBe("63.38");
@@ -224,7 +209,7 @@ describe("the rules of an invoice", () => {
       const other = await createSite(db(), cust.id, { region: "NSW", billingAddress: address("AUSTRALIA", "Other site") });
       const from = k.from === "OTHER" ? String(other.id) : k.from === "MAP" ? { VIC: other.id } : k.from;
       await db().update(customers).set({ options: from ? { billing_address_from: from } : {} }).where(eq(customers.id, cust.id));
-      await runInvoicing(services(), { invoiceDetailIds: [await reconciledLine(cust.id, { siteId: consignor.id }, ["5.00"])], userId: null });
+      await runInvoicing(services(), { invoiceDetailIds: [await reconciledLine(db(), cust.id, { siteId: consignor.id }, ["5.00"])], userId: null });
       const [inv] = await invoicesOf(cust.id);
       expect(inv!.billingAddress, String(k.from)).toMatchObject({ name: k.expect });
     }
@@ -242,7 +227,7 @@ describe("the rules of an invoice", () => {
     expect(Number(await last())).toBe(start);
 
     const cust = await createCustomer(db(), { options: { invoice_allocate_by: "REGION" }, billingAddress: address("AUSTRALIA") });
-    const ids = [await reconciledLine(cust.id, { receiverRegion: "NSW" }, ["1.00"]), await reconciledLine(cust.id, { receiverRegion: "VIC" }, ["2.00"]), await reconciledLine(cust.id, { receiverRegion: "QLD" }, ["3.00"])];
+    const ids = [await reconciledLine(db(), cust.id, { receiverRegion: "NSW" }, ["1.00"]), await reconciledLine(db(), cust.id, { receiverRegion: "VIC" }, ["2.00"]), await reconciledLine(db(), cust.id, { receiverRegion: "QLD" }, ["3.00"])];
     const [a, b] = await Promise.all([runInvoicing(services(), { invoiceDetailIds: ids, userId: null }), runInvoicing(services(), { invoiceDetailIds: [...ids].reverse(), userId: null })]);
     expect(a.invoices.length + b.invoices.length).toBe(3);
     expect(a.skipped + b.skipped).toBe(3);
@@ -254,7 +239,7 @@ describe("the rules of an invoice", () => {
   it("e-mails the PDF to the customer's invoicing_email as an attachment", async () => {
     const email = `billing-${Date.now()}@example.net`;
     const cust = await createCustomer(db(), { options: { invoicing_email: email }, billingAddress: address("AUSTRALIA") });
-    const r = await runInvoicing(services(), { invoiceDetailIds: [await reconciledLine(cust.id, {}, ["12.00"])], userId: null });
+    const r = await runInvoicing(services(), { invoiceDetailIds: [await reconciledLine(db(), cust.id, {}, ["12.00"])], userId: null });
     expect(r.invoices[0]).toMatchObject({ emailed: true, pdf: true, problem: null });
     const [inv] = await invoicesOf(cust.id);
     expect(inv!.emailedAt).not.toBeNull();
