@@ -16,7 +16,7 @@ import { createCustomer, createSite } from "../../db/seed/factories";
 import { loadLocalities } from "../../db/seed/localities";
 import { runJob } from "../../queues/queue.server";
 import { createMailer, storedMessagesFor } from "../../app/modules/mail/mailer.server";
-import { formatInvoiceNumber, runInvoicing, takeInvoiceNumber } from "../../app/modules/invoicing/invoice.server";
+import { formatInvoiceNumber, invoicingErrors, invoicingMessage, runInvoicing, takeInvoiceNumber } from "../../app/modules/invoicing/invoice.server";
 import { NO_INVOICING_EMAIL, receivableDir } from "../../app/modules/invoicing/pdf.server";
 import { toCents } from "../../app/modules/invoicing/money";
 import { rowsOf } from "../../app/utils/sql-rows";
@@ -251,5 +251,24 @@ describe("the rules of an invoice", () => {
     expect((await PDFDocument.load(attached)).getTitle()).toBe(`Invoice ${inv!.invoiceNumber}`);
     // another customer's finance user cannot read it: it looks missing
     expect((await c.finance.request(`/api/invoices/${inv!.id}/original_file`)).status).toBe(404);
+  });
+});
+
+describe("failures", () => {
+  it("a PDF that cannot be rendered leaves the invoice made and ends the job 'Invoicing error'", async () => {
+    const cust = await createCustomer(db(), { billingAddress: address("AUSTRALIA") });
+    const broken = { ...server.renderer, renderPdf: async () => Promise.reject(new Error("Chromium is gone")) };
+    const r = await runInvoicing({ ...services(), renderer: broken }, { invoiceDetailIds: [await reconciledLine(db(), cust.id, {}, ["7.00"])], userId: null });
+    expect(r.invoices).toHaveLength(1);
+    expect(r.invoices[0]).toMatchObject({ pdf: false, emailed: false });
+    expect(invoicingErrors(r)[0]).toContain("Chromium is gone");
+    expect(invoicingMessage(r)).toMatch(/^Invoicing error: 1 invoice for 1 line\./);
+    const [inv] = await invoicesOf(cust.id);
+    expect(inv).toMatchObject({ pdfPath: null, total: "7.70" });
+  });
+
+  it("a run that throws says 'Invoicing error'", async () => {
+    const failing = { ...services(), db: { ...db(), select: () => { throw new Error("database gone"); } } as unknown as ReturnType<typeof db> };
+    await expect(runInvoicing(failing, { invoiceDetailIds: [1], userId: null })).rejects.toThrow("Invoicing error: database gone");
   });
 });

@@ -257,8 +257,21 @@ async function writeInvoice(db: Db, group: Group, userId: number | null, costsOf
   }
 }
 
-/** The job: invoices `invoiceDetailIds` still invoiceable; progress per invoice. */
+/** The job: invoices `invoiceDetailIds` still invoiceable; progress per invoice. A run that throws ends 'Invoicing error: ...' (spec 3). */
 export async function runInvoicing(
+  services: { db: Db; mailer: Mailer; renderer: Renderer },
+  payload: z.infer<typeof invoicingPayload>,
+  progress: (pct: number, message: string) => Promise<void> = async () => {},
+): Promise<InvoicingResult> {
+  try {
+    return await invoiceLines(services, payload, progress);
+  } catch (e) {
+    // the invoices committed before the failure stand; the job's message names the failure
+    throw new Error(`${INVOICING_MESSAGES.error}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
+async function invoiceLines(
   services: { db: Db; mailer: Mailer; renderer: Renderer },
   payload: z.infer<typeof invoicingPayload>,
   progress: (pct: number, message: string) => Promise<void> = async () => {},
