@@ -30,6 +30,7 @@ import { checkoutRatesSection } from "./checkout-rates";
 import { invoiceImportSection } from "./invoice-import";
 import { allocationSection } from "./allocation";
 import { reconcileSection } from "./reconcile";
+import { invoicingSection } from "./invoicing";
 
 const server = await startTestServer();
 try {
@@ -71,6 +72,7 @@ try {
   const invoiceImportLines = await invoiceImportSection(server.db, server.test.database.url);
   const allocationLinesOut = await allocationSection();
   const reconcileLinesOut = await reconcileSection();
+  const invoicingLinesOut = await invoicingSection(server.db, server.renderer, server.test.database.kind);
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -114,6 +116,7 @@ try {
     ...checkoutLines,
     ...allocationLinesOut,
     ...reconcileLinesOut,
+    ...invoicingLinesOut,
     ...invoiceImportLines,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));

@@ -19,6 +19,8 @@ import { importMessage, runBulkImport, type ImportResult } from "../app/modules/
 import { ALLOCATE_JOB, allocateMessage, allocatePayload, runAllocation, type AllocateResult } from "../app/modules/allocation/allocate.server";
 import { RECONCILE_JOB, reconcileMessage, reconcilePayload, type ReconcileResult } from "../app/modules/reconciliation/reconcile.server";
 import { reconcileAndRerate } from "../app/modules/reconciliation/reconcile-job.server";
+import { INVOICING_JOB, invoicingErrors, invoicingMessage, invoicingPayload, runInvoicing, type InvoicingResult } from "../app/modules/invoicing/invoice.server";
+import { runDueSchedules, runnerMessage, SCHEDULES_JOB, schedulesPayload, type RunnerResult } from "../app/modules/invoicing/schedules.server";
 import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
@@ -165,6 +167,22 @@ export const JOBS = {
     startMessage: "Reconciling...",
     doneMessage: (r: ReconcileResult) => reconcileMessage(r),
     run: ({ db }, payload, progress) => reconcileAndRerate(db, payload, progress),
+  }),
+  // issue 19: reconciled lines billed to their customers, each invoice's PDF rendered and e-mailed
+  [INVOICING_JOB]: define({
+    payload: invoicingPayload,
+    startMessage: "Invoicing...",
+    doneMessage: (r: InvoicingResult) => invoicingMessage(r),
+    errorsOf: (r: InvoicingResult) => invoicingErrors(r),
+    run: ({ db, mailer, renderer }, payload, progress) => runInvoicing({ db, mailer, renderer }, payload, progress),
+  }),
+  // issue 19: every minute, the invoicing schedules that are due queue their invoicing jobs
+  [SCHEDULES_JOB]: define({
+    payload: schedulesPayload,
+    startMessage: "Running invoicing schedules...",
+    doneMessage: (r: RunnerResult) => runnerMessage(r),
+    cron: "* * * * *",
+    run: ({ db, queue }, payload) => runDueSchedules(db, queue, payload.now ? new Date(payload.now) : new Date()),
   }),
 };
 

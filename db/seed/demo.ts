@@ -16,6 +16,7 @@ import {
 } from "./factories";
 import { seedRatingDemo } from "./rating-demo";
 import { seedDemoInvoices } from "./invoices";
+import { seedDemoInvoicing } from "./invoices/invoicing";
 
 export const DEMO_USERS = [
   { email: "despatcher@example.com", fullName: "Dana Despatcher", role: "despatcher" },
@@ -47,6 +48,8 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
   await seedRatingDemo(db);
   // despatched consignments and their carrier invoices, so finance has work on a fresh start
   await seedDemoInvoices(db);
+  // one customer invoice with its PDF and one weekly invoicing schedule, so receivable has work too
+  await seedDemoInvoicing(db);
   return true;
 }
 

@@ -3,8 +3,8 @@ import { FieldError } from "~/components/Field";
 import { DATE_FILTERS, DATE_FILTER_LABELS, type DateFilter } from "~/modules/invoices/schemas";
 
 /**
- * The payable list's filters (spec 3 "Invoices payable"): carrier, customer (staff only) and
- * invoice date; a GET form, so every choice lives in the URL. From and to count for Custom.
+ * The invoice lists' filters (spec 3 "Invoices payable" and "Invoices receivable"): carrier
+ * (payable), customer (staff only) and invoice date; a GET form, so every choice lives in the URL. From and to count for Custom.
  */
 export function InvoiceFilters({
   filters,
@@ -33,7 +33,8 @@ export function InvoiceFilters({
   );
   return (
     <Form method="get" className="card flex flex-wrap items-start gap-3" aria-label="Invoice filter">
-      {select("carrier_id", "Carrier", choices.carriers)}
+      {/* the receivable list has no carrier: it passes none */}
+      {choices.carriers.length ? select("carrier_id", "Carrier", choices.carriers) : null}
       {choices.customers.length ? select("customer_id", "Customer", choices.customers) : null}
       <div className="w-44">
         <label htmlFor="date" className="label">

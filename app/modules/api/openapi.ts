@@ -29,6 +29,7 @@ import { brandingMyobPaths } from "./openapi-branding-myob";
 import { allocationPaths } from "./openapi-allocation";
 // issue 18 part B: payable invoices, lines, export, search
 import { invoicePaths } from "./openapi-invoices";
+import { invoicingPaths } from "./openapi-invoicing";
 // issue 18 part A: invoice templates and import
 import { invoiceImportPaths } from "./openapi-invoice-import";
 // issue 19 item 3: reconciliation detail
@@ -289,5 +290,6 @@ export const openApiDocument = {
     ...reconciliationReportPaths,
     ...invoicePaths,
     ...reconciliationDetailPaths,
+    ...invoicingPaths,
   },
 } as const;

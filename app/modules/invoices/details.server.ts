@@ -12,6 +12,7 @@ import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { canAdministerInvoices, financeScope, type FinanceScope } from "./access";
 import { refreshInvoiceState } from "./actions.server";
+import { invoiceableSql } from "../invoicing/invoiceable.server";
 import { INVOICE_MESSAGES, lineSearchSchema, lineUpdateSchema, type LineStateFilter } from "./schemas";
 
 type Line = typeof invoiceDetails.$inferSelect;
@@ -24,7 +25,8 @@ const STATE_FILTER: Record<Exclude<LineStateFilter, "all">, SQL> = {
   invoiced: sql`${invoiceDetails.state} = 'invoiced'`,
 };
 const stateWhere = (state: string | undefined): SQL | undefined =>
-  !state || state === "all" ? undefined : state in STATE_FILTER ? STATE_FILTER[state as keyof typeof STATE_FILTER] : eq(invoiceDetails.state, state);
+  // invoiceable is derived, not stored (decision 020-invoicing): reconciled and not yet billed
+  state === "invoiceable" ? invoiceableSql : !state || state === "all" ? undefined : state in STATE_FILTER ? STATE_FILTER[state as keyof typeof STATE_FILTER] : eq(invoiceDetails.state, state);
 
 const num = (v: string | null) => (v == null ? null : Number(v));
 

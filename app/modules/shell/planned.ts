@@ -4,7 +4,6 @@
  * somewhere real. Remove a line when its screen lands.
  */
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
-  invoices_receivable: { title: "Receivable invoices", release: "finance" },
   reconciliations: { title: "Reconciliations", release: "finance" },
   invoices: { title: "Invoice reconciliations", release: "finance" },
 };
