@@ -201,3 +201,58 @@ describe("pageWindow", () => {
     expect(pageWindow(2, 4)).toEqual({ pages: [1, 2, 3, 4], gapBefore: false, gapAfter: false });
   });
 });
+
+describe("the list screens", () => {
+  const html = async (client: Client, path: string, form?: Record<string, string>) => {
+    const res = await client.request(path, { method: form ? "POST" : "GET", form, headers: { Accept: "text/html" } });
+    // without the markers React puts between adjacent texts
+    return { status: res.status, text: (await res.text()).replaceAll("<!-- -->", "") };
+  };
+
+  it("renders the tabs with counts, totals, rows with their links, and the empty message", async () => {
+    const { status, text } = await html(c.admin, `/invoices/${ids.mine}/reconciliations?state=disputed&order_by=margin`);
+    expect(status).toBe(200);
+    const want = mineIn("disputed");
+    expect(text).toContain(`Disputed <span class="tabular-nums">(${want.length})</span>`);
+    expect(text).toContain(`Un-Reconciled <span class="tabular-nums">(${mineIn("reconciling").length})</span>`);
+    expect(text).toContain("Total margin");
+    expect(text).toContain(`href="/invoice/${ids.mine}"`);
+    expect(text).toMatch(/href="\/reconciliation\/\d+"/);
+    expect(text).toContain(want[0]!.consignment_number);
+    // Accept and Reset may act on the Disputed tab; Dispute and Use Con Costs may not
+    expect(text).toMatch(/<button[^>]*value="dispute"[^>]*disabled/);
+    expect(text).not.toMatch(/<button[^>]*value="accept"[^>]*disabled/);
+    const empty = await html(c.admin, `/invoices/${ids.mine}/reconciliations?consignment_number=NOTHING`);
+    expect(empty.text).toContain("There are no reconciliations to display.");
+    // another customer's invoice is not there for a customer's finance user
+    expect((await html(c.finance, `/invoices/${ids.theirs}/reconciliations`)).status).toBe(404);
+  });
+
+  it("asks for the note in a dialog and shows the result per line, without JavaScript", async () => {
+    const [target] = await server.db.insert(invoices).values({ accountingType: "payable", invoiceNumber: "RL-SCREEN", carrierId: ids.northline, state: "allocated" }).returning();
+    const [d] = await server.db.insert(invoiceDetails).values({ invoiceId: target!.id, lineNumber: 1, carrierId: ids.northline, customerId: ids.acme, state: "allocated", consignmentNumber: "SCREEN1" }).returning();
+    const [r] = await server.db.insert(reconciliations).values({ invoiceDetailId: d!.id, customerId: ids.acme, carrierId: ids.northline, state: "reconciling" }).returning();
+    const path = `/invoices/${target!.id}/reconciliations`;
+    const confirm = await html(c.admin, path, { intent: "confirm", action: "dispute", ids: String(r!.id) });
+    expect(confirm.text).toContain('data-testid="bulk-dialog"');
+    expect(confirm.text).toContain("Dispute 1 reconciliation");
+    const noNote = await html(c.admin, path, { intent: "bulk", action: "dispute", ids: String(r!.id), note: " " });
+    expect(noNote.status).toBe(422);
+    expect(noNote.text).toContain("Note needed for bulk updating reconciliations.");
+    const done = await html(c.admin, path, { intent: "bulk", action: "dispute", ids: String(r!.id), note: "Wrong zone" });
+    expect(done.text).toContain("1 reconciliation disputed.");
+    expect(done.text).toContain("SCREEN1: Disputed");
+    const reset = await html(c.admin, path, { intent: "bulk", action: "reset", ids: "99999999" });
+    expect(reset.text).toContain("Failed to reset reconciliations, No such reconciliation.");
+    // a customer's finance user reads, but may not act
+    expect((await html(c.finance, path, { intent: "bulk", action: "accept", ids: String(r!.id), note: "x" })).status).toBe(403);
+  });
+
+  it("saves the page size as the user's reconciliation_per_page", async () => {
+    const res = await c.customerService.request("/reconciliations", { method: "POST", form: { intent: "per_page", per_page: "100" } });
+    expect(res.status).toBe(302);
+    const [u] = await server.db.select().from(users).where(eq(users.email, EMAILS.customerService));
+    expect(u!.options.reconciliation_per_page).toBe(100);
+    expect((await list(c.customerService, "")).body.pagination.per_page).toBe(100);
+  });
+});
