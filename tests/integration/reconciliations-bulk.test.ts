@@ -10,6 +10,8 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carrierAccounts, carriers, customers, invoiceCosts, invoiceDetails, invoices, mailMessages, reconciliationNotes, reconciliations, users } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
+import { DEMO_INVOICE_NUMBERS } from "../../db/seed/invoices";
+import { DEMO_DISPUTE_NOTE, seedReconciliationStates } from "../../db/seed/invoices/reconciliation-states";
 import { loadCurrentUser } from "../../app/modules/auth/current-user.server";
 import { bulkUpdate } from "../../app/modules/reconciliation/bulk.server";
 import { Client, startTestServer, type TestServer } from "../support/server";
@@ -204,5 +206,26 @@ describe("two bulk calls on one line at once", () => {
       expect(await notes(a)).toHaveLength(1);
       expect((await row(a)).version).toBe(2);
     }
+  });
+});
+
+describe("the demo's disputed line (db/seed/invoices/reconciliation-states.ts)", () => {
+  it("disputes the Australia Post invoice's surcharge line with a note, once", async () => {
+    // stands in for the demo invoice (the seed imports it only where localities are loaded)
+    const auspost = (await server.db.select().from(carriers).where(eq(carriers.code, "auspost")))[0]!.id;
+    const [inv] = await server.db.insert(invoices).values({ accountingType: "payable", invoiceNumber: DEMO_INVOICE_NUMBERS.auspost, carrierId: auspost, state: "allocated" }).returning();
+    const make = async (n: number, reasons: string[]) => {
+      const [d] = await server.db.insert(invoiceDetails).values({ invoiceId: inv!.id, lineNumber: n, carrierId: auspost, customerId: acme, state: "allocated", consignmentNumber: `DEMO${n}` }).returning();
+      return (await server.db.insert(reconciliations).values({ invoiceDetailId: d!.id, customerId: acme, carrierId: auspost, state: "reconciling", reasonCategories: reasons as never }).returning())[0]!.id;
+    };
+    await make(1, ["zone"]);
+    const surcharge = await make(2, ["surcharge"]);
+    // another test's disputes would count as the demo's: start from none
+    await server.db.update(reconciliations).set({ state: "reconciled" }).where(eq(reconciliations.state, "disputed"));
+    expect(await seedReconciliationStates(server.db)).toEqual({ disputed: surcharge });
+    expect(await row(surcharge)).toMatchObject({ state: "disputed", version: 2 });
+    expect((await notes(surcharge)).map((n) => n.text)).toEqual([DEMO_DISPUTE_NOTE]);
+    expect(await seedReconciliationStates(server.db)).toEqual({ disputed: null });
+    expect(await notes(surcharge)).toHaveLength(1);
   });
 });
