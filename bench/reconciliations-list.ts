@@ -51,7 +51,7 @@ async function fill(db: Db) {
     select d.id, d.customer_id, d.carrier_id,
       case when d.line_number % 10 < 6 then 'reconciled' when d.line_number % 10 < 9 then 'reconciling' else 'disputed' end,
       case when d.line_number % 10 < 6 then '{}'::text[]
-        else (array[array['zone'], array['check_wt_vol'], array['surcharge'], array['incorrect_rate'], array['zone','check_wt_vol'], array['service'], array['failed_to_rate']])[1 + d.line_number % 7]::text[] end,
+        else string_to_array((array['zone', 'check_wt_vol', 'surcharge', 'incorrect_rate', 'zone,check_wt_vol', 'service', 'failed_to_rate'])[1 + d.line_number % 7], ',') end,
       d.total_cost - (d.line_number % 13), d.total_cost, (d.line_number % 13), ((d.line_number % 41) - 10), 12.5,
       case when d.line_number % 10 < 6 then now() end
     from invoice_details d where d.consignment_number like 'RBC%'`);

@@ -123,7 +123,7 @@ describe("GET /api/reconciliations", () => {
     expect(numbers((await list(c.admin, `state=reconciled&customer_id=${ids.testco}`)).body)).toEqual(["RLT2"]);
   });
 
-  it("sorts by every column both ways, blanks last", async () => {
+  it("sorts by every column both ways, ties by id", async () => {
     const q = `state=disputed&invoice_id=${ids.mine}`;
     const want = mineIn("disputed");
     const by = (key: keyof ReturnType<typeof expected>) => [...want].sort((a, b) => ((a[key] as number | string) < (b[key] as number | string) ? -1 : (a[key] as number | string) > (b[key] as number | string) ? 1 : 0)).map((w) => w.consignment_number);

@@ -133,9 +133,8 @@ export async function listReconciliations(db: DbOrTx, user: CurrentUser, raw: Re
   const order = ORDER[q.order_by];
   // the default order is the newest first; a column's, ascending
   const desc = (q.order_direction ?? (q.order_by === "id" ? "desc" : "asc")) === "desc";
+  // blanks order as PostgreSQL orders them (as the largest), so an index serves both directions
   const dir = sql.raw(desc ? "desc" : "asc");
-  // blanks last either way: a missing zone or weight is not the smallest
-  const nulls = sql.raw("nulls last");
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
       select r.id, r.state, r.version, r.invoice_detail_id, d.invoice_id, i.invoice_number, r.consignment_id, d.consignment_number,
@@ -147,7 +146,7 @@ export async function listReconciliations(db: DbOrTx, user: CurrentUser, raw: Re
       left join carriers ca on ca.id = r.carrier_id
       left join customers cu on cu.id = r.customer_id
       ${whereOf(filtered)}
-      order by ${order.expr} ${dir} ${nulls}, r.id ${dir}
+      order by ${order.expr} ${dir}, r.id ${dir}
       limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`),
   );
   return {
