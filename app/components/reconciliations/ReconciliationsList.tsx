@@ -77,34 +77,8 @@ export function ReconciliationsList() {
         <input type="hidden" name="state" value={tab} />
         <input type="hidden" name="order_by" value={query.order_by} />
         {query.order_direction ? <input type="hidden" name="order_direction" value={query.order_direction} /> : null}
-        <div>
-          <label htmlFor="carrier_code" className="label">
-            Carrier
-          </label>
-          <select id="carrier_code" name="carrier_code" defaultValue={query.carrier_code ?? ""} className="input w-48">
-            <option value="">All</option>
-            {choices.carriers.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        {customerScoped ? null : (
-          <div>
-            <label htmlFor="customer_id" className="label">
-              Customer
-            </label>
-            <select id="customer_id" name="customer_id" defaultValue={query.customer_id ?? ""} className="input w-48">
-              <option value="">All</option>
-              {choices.customers.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
+        <AllSelect name="carrier_code" label="Carrier" value={query.carrier_code} options={choices.carriers.map((c) => ({ value: c.code, name: c.name }))} />
+        {customerScoped ? null : <AllSelect name="customer_id" label="Customer" value={query.customer_id} options={choices.customers.map((c) => ({ value: String(c.id), name: c.name }))} />}
         <div>
           <label htmlFor="reasons" className="label">
             Reasons
@@ -194,6 +168,25 @@ export function ReconciliationsList() {
       </div>
 
       {dialog ? <NoteDialog action={dialog.action} ids={dialog.ids} closeHref={here} error={result?.kind === "error" ? result.message : undefined} /> : null}
+    </div>
+  );
+}
+
+/** A filter select whose first choice is All (no filter). */
+function AllSelect({ name, label, value, options }: { name: string; label: string; value: string | number | undefined; options: Array<{ value: string; name: string }> }) {
+  return (
+    <div>
+      <label htmlFor={name} className="label">
+        {label}
+      </label>
+      <select id={name} name={name} defaultValue={value ?? ""} className="input w-48">
+        <option value="">All</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.name}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
