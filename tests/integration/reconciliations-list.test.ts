@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carriers, customers, invoiceDetails, invoices, reconciliations, users } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { pageWindow } from "../../app/modules/reconciliation/list-schemas";
+import { rowsOf } from "../../app/utils/sql-rows";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
@@ -254,5 +255,23 @@ describe("the list screens", () => {
     const [u] = await server.db.select().from(users).where(eq(users.email, EMAILS.customerService));
     expect(u!.options.reconciliation_per_page).toBe(100);
     expect((await list(c.customerService, "")).body.pagination.per_page).toBe(100);
+  });
+
+  it("Reconcile on payable invoices starts the reconcile job for the chosen invoices, or else the allocated ones in view", async () => {
+    const post = (client: Client, form: Record<string, string>) => client.request("/invoices_payable?state=allocated", { method: "POST", form, headers: { Accept: "text/html" } });
+    const chosen = await post(c.admin, { intent: "reconcile", invoice_ids: String(ids.mine), allocated_in_view: String(ids.theirs) });
+    expect(chosen.status).toBe(302);
+    const job = new URL(chosen.headers.get("location")!, "http://x").searchParams.get("reconcile_job");
+    expect(job).toBeTruthy();
+    const [queued] = rowsOf<{ data: { invoiceIds: number[] } }>(await server.db.execute(sql`select payload as data from jobs where id = ${job}::uuid`));
+    expect(queued?.data.invoiceIds).toEqual([ids.mine]);
+    const inView = await post(c.admin, { intent: "reconcile", allocated_in_view: String(ids.theirs) });
+    const viewJob = new URL(inView.headers.get("location")!, "http://x").searchParams.get("reconcile_job");
+    const [queuedView] = rowsOf<{ data: { invoiceIds: number[] } }>(await server.db.execute(sql`select payload as data from jobs where id = ${viewJob}::uuid`));
+    expect(queuedView?.data.invoiceIds).toEqual([ids.theirs]);
+    const none = await post(c.admin, { intent: "reconcile" });
+    expect(none.status).toBe(422);
+    // reconciling is an invoice admin's action
+    expect((await post(c.customerService, { intent: "reconcile", invoice_ids: String(ids.mine) })).status).toBe(403);
   });
 });
