@@ -13,6 +13,8 @@ const FILTER_FORM = "reconciliation-filters";
 const BULK_FORM = "reconciliation-bulk";
 const ACTIONS = ["dispute", "accept", "use_consignment_costs", "reset"] as const;
 type Action = (typeof ACTIONS)[number];
+/** how many rows are ticked for the bulk form */
+const ticked = () => document.querySelectorAll(`input[name=ids][form=${BULK_FORM}]:checked`).length;
 type LoaderData = Awaited<ReturnType<typeof listPageLoader>>;
 
 /**
@@ -54,8 +56,9 @@ export function ReconciliationsList() {
     }, delay);
   };
   useEffect(() => () => clearTimeout(timer.current), []);
-  const countSelected = () => setSelected(document.querySelectorAll(`input[name=ids][form=${BULK_FORM}]:checked`).length);
-  useEffect(() => setSelected(0), [location.search]);
+  const countSelected = () => setSelected(ticked());
+  // new rows (another tab or page, or after a bulk action): count what is still ticked
+  useEffect(() => setSelected(ticked()), [page]);
 
   const tab = query.state;
   const busy = navigation.state !== "idle";
