@@ -62,6 +62,16 @@ export const reconciliations = pgTable(
   (t) => [
     uniqueIndex("reconciliations_detail_idx").on(t.invoiceDetailId),
     index("reconciliations_state_idx").on(t.state, t.carrierId, t.customerId),
+    // the reconciliations list (app/modules/reconciliation/list.server.ts): a tab's page newest
+    // first, and sorted by margin or discrepancy, read from the index without sorting the tab
+    index("reconciliations_state_id_idx").on(t.state, t.id),
+    index("reconciliations_state_margin_idx").on(t.state, t.margin, t.id),
+    index("reconciliations_state_discrepancy_idx").on(t.state, t.discrepancyAmount, t.id),
+    // the list for one customer (a customer's finance user, or the customer filter) and one carrier
+    index("reconciliations_customer_state_idx").on(t.customerId, t.state, t.id),
+    index("reconciliations_carrier_state_idx").on(t.carrierId, t.state, t.id),
+    // the list's reasons filter: any of the chosen reasons (&&)
+    index("reconciliations_reasons_idx").using("gin", t.reasonCategories),
     check("reconciliations_reasons_known", sql`${t.reasonCategories} <@ array['zone','incorrect_rate','failed_to_rate','buy_rate_missing','service','surcharge','check_wt_vol']::text[]`),
   ],
 );

@@ -17,6 +17,7 @@ import {
 import { seedRatingDemo } from "./rating-demo";
 import { seedDemoInvoices } from "./invoices";
 import { seedDemoInvoicing } from "./invoices/invoicing";
+import { seedReconciliationStates } from "./invoices/reconciliation-states";
 
 export const DEMO_USERS = [
   { email: "despatcher@example.com", fullName: "Dana Despatcher", role: "despatcher" },
@@ -48,6 +49,8 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
   await seedRatingDemo(db);
   // despatched consignments and their carrier invoices, so finance has work on a fresh start
   await seedDemoInvoices(db);
+  // one line disputed with a note, so every tab of the reconciliations list has a line
+  await seedReconciliationStates(db);
   // one customer invoice with its PDF and one weekly invoicing schedule, so receivable has work too
   await seedDemoInvoicing(db);
   return true;

@@ -108,7 +108,7 @@ describe("the payable list", () => {
     const page = await (await c.admin.request("/invoices_payable?state=all", { headers: { Accept: "text/html" } })).text();
     expect(page).toContain("Australia Post");
     expect(page).toContain('name="invoice_ids"');
-    expect(page).toContain("Reconciliation comes with Finance II");
+    expect(page).toContain('name="intent" value="reconcile"');
     expect(page).toContain(`/invoices/${ids.a2}/reconciliations`);
     const empty = await (await c.admin.request(`/invoices_payable?date=custom&from=2001-01-01&to=2001-01-02`, { headers: { Accept: "text/html" } })).text();
     expect(empty).toContain("There are no invoices to display.");

@@ -27,6 +27,7 @@ import { bulkUploadPaths } from "./openapi-bulk-upload";
 import { brandingMyobPaths } from "./openapi-branding-myob";
 // issue 18 items 5 and 6: allocation rules and allocation
 import { allocationPaths } from "./openapi-allocation";
+import { reconciliationsListPaths } from "./openapi-reconciliations-list";
 // issue 18 part B: payable invoices, lines, export, search
 import { invoicePaths } from "./openapi-invoices";
 import { invoicingPaths } from "./openapi-invoicing";
@@ -291,5 +292,6 @@ export const openApiDocument = {
     ...invoicePaths,
     ...reconciliationDetailPaths,
     ...invoicingPaths,
+    ...reconciliationsListPaths,
   },
 } as const;

@@ -15,7 +15,6 @@ export const INVOICE_MESSAGES = {
   lineExported: "An exported line cannot be changed.",
   invoiceSaved: "The invoice was saved.",
   notSaved: "The invoice line was not saved: check the fields marked.",
-  reconcileLater: "Reconciliation comes with Finance II",
   exportedAccounting: (n: number) => `${n} invoice${n === 1 ? "" : "s"} exported as bills.`,
   unmapped: (carrier: string) => `${carrier} is not mapped to a supplier: not exported.`,
 };

@@ -4,8 +4,6 @@
  * somewhere real. Remove a line when its screen lands.
  */
 export const PLANNED_SCREENS: Record<string, { title: string; release: string }> = {
-  reconciliations: { title: "Reconciliations", release: "finance" },
-  invoices: { title: "Invoice reconciliations", release: "finance" },
 };
 
 /**

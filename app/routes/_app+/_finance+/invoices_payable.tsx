@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FormErrors } from "~/components/Field";
@@ -15,6 +15,7 @@ import { exportInvoices } from "~/modules/invoices/export.server";
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { filterChoices, importTemplates, listPayable } from "~/modules/invoices/list.server";
 import { searchInvoices } from "~/modules/invoices/search.server";
+import { startReconciliation } from "~/modules/reconciliation/reconcile.server";
 import { INVOICE_MESSAGES, PAYABLE_STATES } from "~/modules/invoices/schemas";
 import { AppError } from "~/utils/errors";
 import { readForm } from "~/utils/http.server";
@@ -38,12 +39,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // the header's invoice search without JavaScript lands here with its query
   const query = q.get("query")?.trim() ?? "";
   const found = query.length >= 3 ? await searchInvoices(context.db, user, { query }) : null;
-  return { list, errors, choices, templates, canAdmin, importJob: q.get("import_job"), query, found };
+  return { list, errors, choices, templates, canAdmin, importJob: q.get("import_job"), reconcileJob: q.get("reconcile_job"), query, found };
 }
 
 type ActionData = { message?: string; errors?: Record<string, string[]>; confirm?: { ids: number[] }; download?: string; ok?: boolean };
 
-/** Delete (after a confirmation the server renders) and Export of the chosen invoices. */
+/**
+ * Delete (after a confirmation the server renders), Export and Reconcile of the chosen invoices.
+ * Reconcile with none chosen reconciles the allocated invoices in view (the page sends their ids),
+ * then comes back here with the job's progress (?reconcile_job=).
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireFinanceUser(context, request);
   const form = await readForm(request);
@@ -55,6 +60,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (form.get("confirmed") !== "yes") return { confirm: { ids: ids.map(Number) } } satisfies ActionData;
       const out = await deleteInvoices(context.db, user, { ids });
       return { message: out.message, ok: true } satisfies ActionData;
+    }
+    if (intent === "reconcile") {
+      const chosen = ids.length ? ids : form.getAll("allocated_in_view").map(String);
+      if (!chosen.length) throw new AppError("invalid", INVOICE_MESSAGES.chooseInvoices);
+      const { job_id } = await startReconciliation(context.db, context.queue, user, { invoice_ids: chosen.map(Number) });
+      const back = new URL(request.url);
+      for (const k of ["state", "date", "carrier_id", "customer_id", "from", "to"]) if (form.get(k)) back.searchParams.set(k, String(form.get(k)));
+      back.searchParams.set("reconcile_job", job_id);
+      return redirect(`${back.pathname}${back.search}`);
     }
     if (intent === "export") {
       const out = await exportInvoices(context.db, user, { ids, format: String(form.get("format") ?? "csv") });
@@ -70,7 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function InvoicesPayable() {
-  const { list, errors, choices, templates, canAdmin, importJob, query: searched, found } = useLoaderData<typeof loader>();
+  const { list, errors, choices, templates, canAdmin, importJob, reconcileJob, query: searched, found } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -95,6 +109,7 @@ export default function InvoicesPayable() {
   // before JavaScript the buttons stay usable and the action refuses an empty selection
   const none = hydrated && selected === 0;
   const busy = navigation.state !== "idle";
+  const allocatedInView = list.groups.flatMap((g) => g.invoices.filter((i) => i.state === "allocated").map((i) => i.id));
   return (
     <div className="space-y-4" data-testid="invoices-payable">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -102,6 +117,14 @@ export default function InvoicesPayable() {
         <ImportInvoicesDialog templates={templates} canImport={canAdmin} />
       </div>
       {importJob ? <JobProgress jobId={importJob} onDone={() => revalidator.revalidate()} /> : null}
+      {reconcileJob ? (
+        <div className="space-y-1" data-testid="reconcile-progress">
+          <JobProgress jobId={reconcileJob} onDone={() => revalidator.revalidate()} />
+          <Link to="/reconciliations" className="text-sm text-sky-700 underline">
+            Open the reconciliations
+          </Link>
+        </div>
+      ) : null}
       <AllocationOutcome />
       {found ? (
         <section className="card" aria-label="Invoice search results" data-testid="invoice-search-results">
@@ -161,11 +184,15 @@ export default function InvoicesPayable() {
             <button type="submit" name="intent" value="export" className="btn" disabled={none || busy}>
               Export
             </button>
-            <button type="button" className="btn" disabled aria-describedby="reconcile-later">
+            {allocatedInView.map((id) => (
+              <input key={id} type="hidden" name="allocated_in_view" value={id} />
+            ))}
+            {Object.entries(f).map(([k, v]) => (v && ["state", "date", "carrier_id", "customer_id", "from", "to"].includes(k) ? <input key={k} type="hidden" name={k} value={String(v)} /> : null))}
+            <button type="submit" name="intent" value="reconcile" className="btn" disabled={busy || (none && allocatedInView.length === 0)} aria-describedby="reconcile-help">
               Reconcile
             </button>
-            <span id="reconcile-later" className="text-xs text-slate-500">
-              {INVOICE_MESSAGES.reconcileLater}
+            <span id="reconcile-help" className="text-xs text-slate-500">
+              The chosen invoices, or with none chosen the allocated ones shown
             </span>
           </div>
         ) : null}
