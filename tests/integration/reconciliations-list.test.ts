@@ -249,6 +249,30 @@ describe("the list screens", () => {
     expect((await html(c.finance, path, { intent: "bulk", action: "accept", ids: String(r!.id), note: "x" })).status).toBe(403);
   });
 
+  it("Invoice sends the chosen reconciled lines to the invoicing job, and says so when none can be invoiced", async () => {
+    const recs = await server.db
+      .select({ id: reconciliations.id, detail: reconciliations.invoiceDetailId, state: reconciliations.state })
+      .from(reconciliations)
+      .innerJoin(invoiceDetails, eq(invoiceDetails.id, reconciliations.invoiceDetailId))
+      .where(eq(invoiceDetails.invoiceId, ids.mine))
+      .orderBy(reconciliations.id);
+    const reconciled = recs.filter((r) => r.state === "reconciled");
+    const other = recs.find((r) => r.state === "reconciling")!;
+    const path = "/reconciliations?state=reconciled";
+    const confirm = await html(c.admin, path, { intent: "confirm", action: "invoice", ids: String(reconciled[0]!.id) });
+    expect(confirm.text).toContain("Invoice 1 reconciliation");
+    const res = await c.admin.request(path, { method: "POST", form: [...[...reconciled, other].map((r): [string, string] => ["ids", String(r.id)]), ["intent", "bulk"], ["action", "invoice"]], headers: { Accept: "text/html" } });
+    expect(res.status).toBe(302);
+    const job = new URL(res.headers.get("location")!, "http://x").searchParams.get("invoice_job");
+    const [queued] = rowsOf<{ data: { invoiceDetailIds: number[] } }>(await server.db.execute(sql`select payload as data from jobs where id = ${job}::uuid`));
+    // the Un-Reconciled line is left out: only reconciled lines are invoiceable
+    expect(queued?.data.invoiceDetailIds).toEqual(reconciled.map((r) => r.detail).sort((a, b) => a - b));
+    const none = await html(c.admin, path, { intent: "bulk", action: "invoice", ids: String(other.id) });
+    expect(none.status).toBe(422);
+    expect(none.text).toContain("None of those lines can be invoiced");
+    expect((await html(c.finance, path, { intent: "bulk", action: "invoice", ids: String(reconciled[0]!.id) })).status).toBe(403);
+  });
+
   it("saves the page size as the user's reconciliation_per_page", async () => {
     const res = await c.customerService.request("/reconciliations", { method: "POST", form: { intent: "per_page", per_page: "100" } });
     expect(res.status).toBe(302);

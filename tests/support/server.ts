@@ -102,7 +102,7 @@ export class Client {
     readonly bearer?: string,
   ) {}
 
-  async request(pathname: string, init: { method?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  async request(pathname: string, init: { method?: string; json?: unknown; form?: Record<string, string> | Array<[string, string]>; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { "X-Requested-With": "XMLHttpRequest", ...init.headers };
     if (this.cookie) headers.cookie = this.cookie;
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;

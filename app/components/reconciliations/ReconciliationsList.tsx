@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { FieldError } from "~/components/Field";
+import { JobProgress } from "~/components/JobProgress";
 import { ServerDialog } from "~/components/finance/ServerDialog";
 import type { listPageAction, listPageLoader, ListPageAction } from "~/modules/reconciliation/list-page.server";
 import { REASON_CATEGORIES } from "~/modules/reconciliation/compare";
@@ -11,7 +12,7 @@ import { money, ReconciliationsTable } from "./ReconciliationsTable";
 
 const FILTER_FORM = "reconciliation-filters";
 const BULK_FORM = "reconciliation-bulk";
-const ACTIONS = ["dispute", "accept", "use_consignment_costs", "reset"] as const;
+const ACTIONS = ["invoice", "dispute", "accept", "use_consignment_costs", "reset"] as const;
 type Action = (typeof ACTIONS)[number];
 /** how many rows are ticked for the bulk form */
 const ticked = () => document.querySelectorAll(`input[name=ids][form=${BULK_FORM}]:checked`).length;
@@ -36,6 +37,8 @@ export function ReconciliationsList() {
   const params = new URLSearchParams(location.search);
   const hrefWith = (changes: Record<string, string | null>) => {
     const p = new URLSearchParams(params);
+    // the invoicing job's progress is shown once, where it started
+    p.delete("invoice_job");
     for (const [k, v] of Object.entries(changes)) {
       if (v == null || v === "") p.delete(k);
       else p.set(k, v);
@@ -61,6 +64,7 @@ export function ReconciliationsList() {
   useEffect(() => setSelected(ticked()), [page]);
 
   const tab = query.state;
+  const invoiceJob = params.get("invoice_job");
   const busy = navigation.state !== "idle";
   const dialog = result?.kind === "confirm" || (result?.kind === "error" && result.action && result.ids?.length) ? (result as { action: Action; ids: number[] }) : null;
   const title = invoice ? `Reconciliations of invoice ${invoice.invoice_number ?? "Pending"}` : "Reconciliations";
@@ -136,6 +140,14 @@ export function ReconciliationsList() {
         </Form>
       ) : null}
 
+      {invoiceJob ? (
+        <div className="space-y-1" data-testid="invoicing-progress">
+          <JobProgress jobId={invoiceJob} />
+          <Link to="/invoices_receivable" className="text-sm text-sky-700 underline">
+            Invoices receivable
+          </Link>
+        </div>
+      ) : null}
       <Outcome result={result} />
 
       <ReconciliationsTable
@@ -207,6 +219,8 @@ function NoteDialog({ action, ids, closeHref, error }: { action: Action; ids: nu
         <input type="hidden" name="action" value={action} />
         {action === "reset" ? (
           <p className="text-sm">Reset puts them back to Un-Reconciled and deletes their notes and reasons; the comparison is worked out again.</p>
+        ) : action === "invoice" ? (
+          <p className="text-sm">Invoice bills their customers at the sell costs; each customer invoice is numbered, rendered as a PDF and e-mailed to the customer&apos;s invoicing address.</p>
         ) : (
           <div>
             <label htmlFor="bulk-note" className="label">
@@ -220,7 +234,7 @@ function NoteDialog({ action, ids, closeHref, error }: { action: Action; ids: nu
           <Link to={closeHref} className="btn" replace preventScrollReset>
             Cancel
           </Link>
-          <button type="submit" name="intent" value="bulk" className="btn-primary" autoFocus={action === "reset"}>
+          <button type="submit" name="intent" value="bulk" className="btn-primary" autoFocus={action === "reset" || action === "invoice"}>
             {label}
           </button>
         </div>

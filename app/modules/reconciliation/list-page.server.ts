@@ -17,9 +17,12 @@ import { getInvoice } from "../invoices/list.server";
 import { updateUserOptions } from "../users/options.server";
 import { bulkUpdate, type BulkOutcome, type ListAction } from "./bulk.server";
 import { listChoices, listMeta, listQueryOf, listReconciliations, parseListQuery } from "./list.server";
+import { startInvoicing } from "../invoicing/invoice.server";
 import { RECONCILIATION_MESSAGES } from "./states";
 
-const LIST_ACTIONS = ["dispute", "accept", "use_consignment_costs", "reset"] as const;
+/** Invoice (reconciled tab only) starts the invoicing job; the other four are bulk updates. */
+const LIST_ACTIONS = ["invoice", "dispute", "accept", "use_consignment_costs", "reset"] as const;
+type PageAction = (typeof LIST_ACTIONS)[number];
 
 export async function listPageLoader(context: AppLoadContext, request: Request, invoiceParam?: string) {
   const { user } = await requireFinanceUser(context, request);
@@ -57,9 +60,9 @@ export async function listPageLoader(context: AppLoadContext, request: Request, 
 }
 
 export type ListPageAction =
-  | { kind: "confirm"; action: ListAction; ids: number[] }
+  | { kind: "confirm"; action: PageAction; ids: number[] }
   | { kind: "done"; outcome: BulkOutcome; lines: Record<number, string | null> }
-  | { kind: "error"; message: string; action?: ListAction; ids?: number[]; errors?: Record<string, string[]> };
+  | { kind: "error"; message: string; action?: PageAction; ids?: number[]; errors?: Record<string, string[]> };
 
 /**
  * intent=per_page saves the page size; intent=confirm opens the note dialog for a bulk button
@@ -84,8 +87,15 @@ export async function listPageAction(context: AppLoadContext, request: Request) 
       return { kind: "confirm", action, ids } satisfies ListPageAction;
     }
     if (intent === "bulk") {
-      const outcome = await bulkUpdate(context.db, user, action, { ids, note: action === "reset" ? undefined : String(form.get("note") ?? "") }, { mailer: context.mailer });
-      return { kind: "done", outcome, lines: await consignmentNumbers(context, user, [...outcome.done.map((d) => d.id), ...outcome.refused.map((r) => r.id)]) } satisfies ListPageAction;
+      if (action !== "invoice") {
+        const outcome = await bulkUpdate(context.db, user, action, { ids, note: action === "reset" ? undefined : String(form.get("note") ?? "") }, { mailer: context.mailer });
+        return { kind: "done", outcome, lines: await consignmentNumbers(context, user, [...outcome.done.map((d) => d.id), ...outcome.refused.map((r) => r.id)]) } satisfies ListPageAction;
+      }
+      // the chosen reconciliations' carrier lines, as the user may see them, go to invoicing;
+      // the job checks again that each is still invoiceable (reconciled and not yet billed)
+      const { job_id } = await startInvoicing(context.db, context.queue, user, { invoice_detail_ids: await invoiceLinesOf(context, user, ids) });
+      url.searchParams.set("invoice_job", job_id);
+      return redirect(url.pathname + url.search);
     }
     throw new AppError("bad_request", "Unknown action");
   } catch (e) {
@@ -95,6 +105,17 @@ export async function listPageAction(context: AppLoadContext, request: Request) 
     // a refused note keeps the dialog open with its message
     return data({ kind: "error", message, action, ids, errors: e.fieldErrors } satisfies ListPageAction, { status: e.status });
   }
+}
+
+/** The carrier invoice lines of the reconciliations `ids` the user may see. */
+async function invoiceLinesOf(context: AppLoadContext, user: Awaited<ReturnType<typeof requireFinanceUser>>["user"], ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const scope = financeScope(user);
+  const rows = await context.db
+    .select({ id: reconciliations.invoiceDetailId })
+    .from(reconciliations)
+    .where(and(inArray(reconciliations.id, ids), scope.kind === "customer" ? sql`${reconciliations.customerId} = ${scope.customerId}` : undefined));
+  return rows.map((r) => r.id);
 }
 
 /** The consignment numbers of the lines a bulk action answered about, for its per-line result. */
