@@ -179,6 +179,21 @@ describe("PUT /api/reconciliations/reset", () => {
   });
 });
 
+describe("a line invoiced to its customer", () => {
+  it("is not reset: the decision it was billed on stands", async () => {
+    const billed = await rec("reconciled");
+    const r = await row(billed);
+    // the customer invoice's line that bills it (a receivable invoice of its own)
+    const [inv] = await server.db.insert(invoices).values({ accountingType: "receivable", invoiceNumber: `INV-BULK-${billed}`, customerId: acme, state: "invoiced", total: "15.00" }).returning();
+    const [line] = await server.db.insert(invoiceDetails).values({ invoiceId: inv!.id, lineNumber: 1, customerId: acme, state: "invoiced", sourceDetailId: r.invoiceDetailId, totalCost: "15.00" }).returning();
+    await server.db.update(reconciliations).set({ customerInvoiceDetailId: line!.id }).where(eq(reconciliations.id, billed));
+    const res = await put(c.admin, "reset", { ids: [billed] });
+    expect(res.body.done).toEqual([]);
+    expect(res.body.refused).toEqual([{ id: billed, message: "Reset is not allowed on invoiced reconciliations." }]);
+    expect(await row(billed)).toMatchObject({ state: "reconciled", version: r.version });
+  });
+});
+
 describe("who may act", () => {
   it("refuses the signed out (401), a customer's finance user and customer service (403), and hides another customer's lines", async () => {
     const a = await rec("reconciling");

@@ -47,12 +47,18 @@ export async function bulkUpdate(db: DbOrTx, user: CurrentUser, action: ListActi
   const now = options.now ?? new Date();
   const outcome = await db.transaction(async (tx) => {
     const found = await tx
-      .select({ id: reconciliations.id, state: reconciliations.state, invoiceDetailId: reconciliations.invoiceDetailId })
+      .select({ id: reconciliations.id, state: reconciliations.state, invoiceDetailId: reconciliations.invoiceDetailId, invoicedOn: reconciliations.customerInvoiceDetailId })
       .from(reconciliations)
       .where(and(inArray(reconciliations.id, [...new Set(input.ids)]), scope.kind === "customer" ? sql`${reconciliations.customerId} = ${scope.customerId}` : undefined))
       .orderBy(reconciliations.id)
       .for("update");
     const plan = planBulk(action, input.ids, found);
+    if (action === "reset") {
+      // a line billed to its customer keeps the decision it was billed on
+      const invoiced = new Set(found.filter((f) => f.invoicedOn != null).map((f) => f.id));
+      plan.refused.push(...plan.done.filter((d) => invoiced.has(d.id)).map((d) => ({ id: d.id, message: RECONCILIATION_MESSAGES.invoicedKept })));
+      plan.done = plan.done.filter((d) => !invoiced.has(d.id));
+    }
     const ids = plan.done.map((d) => d.id);
     if (!ids.length) return plan;
     const to = plan.done[0]!.to;

@@ -4,8 +4,9 @@
  * financeScope (another customer's reconciliation is as missing as none); saving, reset and
  * re-running are invoice admin actions, as reconciling is.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
+import { bulkUpdate } from "./bulk.server";
 import { addresses, consignments, invoiceCosts, invoiceDetails, reconciliationNotes, reconciliations, services, users } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { canSeeBuyCosts } from "../auth/roles";
@@ -18,7 +19,7 @@ import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { REASON_CATEGORIES } from "./compare";
 import { RERATE_LABELS, type RerateStatus } from "./rerate";
-import { checkSave, RECONCILIATION_MESSAGES, STATE_LABELS, TRANSITIONS, updateSchema, type ReconciliationState } from "./states";
+import { checkSave, RECONCILIATION_MESSAGES, STATE_LABELS, updateSchema, type ReconciliationState } from "./states";
 
 type Row = typeof reconciliations.$inferSelect;
 
@@ -256,20 +257,11 @@ async function previewOf(db: DbOrTx, r: Row, chargeFromConsignment: boolean) {
  * 'Failed to reset reconciliation'.
  */
 export async function resetReconciliation(db: DbOrTx, user: CurrentUser, id: number) {
-  authorize(user, canAdministerInvoices);
-  // locked so a save or a second reset cannot interleave with the state check and the deletes
-  await db.transaction(async (tx) => {
-    const r = await visibleReconciliation(tx, user, id, { lock: true });
-    if (!TRANSITIONS.reset.from.includes(r.state)) {
-      const why = RECONCILIATION_MESSAGES.notAllowed("reset", r.state);
-      throw new AppError("conflict", RECONCILIATION_MESSAGES.failedToReset, { base: [`${RECONCILIATION_MESSAGES.failedToReset}: ${why}`] });
-    }
-    await tx
-      .update(reconciliations)
-      .set({ state: TRANSITIONS.reset.to, reasonCategories: sql`'{}'::text[]`, reconciledAt: null, version: r.version + 1, updatedAt: new Date() })
-      .where(eq(reconciliations.id, id));
-    await tx.delete(reconciliationNotes).where(eq(reconciliationNotes.reconciliationId, id));
-  });
+  // unseen ids are a 404, as every detail call; then the bulk reset's own rules for one line
+  await visibleReconciliation(db, user, id);
+  const outcome = await bulkUpdate(db, user, "reset", { ids: [id] });
+  const refused = outcome.refused[0];
+  if (refused) throw new AppError("conflict", RECONCILIATION_MESSAGES.failedToReset, { base: [`${RECONCILIATION_MESSAGES.failedToReset}: ${refused.message}`] });
   return getReconciliation(db, user, id);
 }
 

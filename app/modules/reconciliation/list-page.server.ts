@@ -15,7 +15,7 @@ import { canAdministerInvoices, financeScope } from "../invoices/access";
 import { requireFinanceUser } from "../invoices/guard.server";
 import { getInvoice } from "../invoices/list.server";
 import { updateUserOptions } from "../users/options.server";
-import { bulkUpdate, type BulkOutcome, type ListAction } from "./bulk.server";
+import { bulkUpdate, type BulkOutcome } from "./bulk.server";
 import { listChoices, listMeta, listQueryOf, listReconciliations, parseListQuery } from "./list.server";
 import { startInvoicing } from "../invoicing/invoice.server";
 import { RECONCILIATION_MESSAGES } from "./states";

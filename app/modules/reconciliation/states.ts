@@ -43,6 +43,8 @@ export const RECONCILIATION_MESSAGES = {
   stale: "Someone else has changed this reconciliation: reload it and try again.",
   failedToResetList: (message: string) => `Failed to reset reconciliations, ${message}`,
   failedToReset: "Failed to reset reconciliation",
+  /** a reconciled line that has been invoiced to the customer is not reset */
+  invoicedKept: "Reset is not allowed on invoiced reconciliations.",
   failedToReconcile: (message: string) => `Failed to reconcile, reason: ${message}`,
   notAllowed: (action: BulkAction, state: ReconciliationState) => `${ACTION_LABELS[action]} is not allowed on ${STATE_LABELS[state]} reconciliations.`,
 };
