@@ -5,7 +5,8 @@ import { countMouse, mouseEvents, signIn } from "./helpers";
 
 /**
  * Issue 19 item 2, keyboard only: an admin reconciles an imported invoice from /invoices_payable,
- * opens its reconciliations by the arrow, disputes one line with a note and accepts the other;
+ * opens its reconciliations by the arrow, disputes one line with a note and accepts the other,
+ * invoices the accepted line from the Reconciled tab and opens the customer invoice's PDF;
  * axe on both list screens. The invoice is imported and its lines allocated by hand through the
  * API first (their consignment numbers were never issued, so both come out failed_to_rate,
  * Un-Reconciled), so this runs on any server database.
@@ -34,7 +35,7 @@ async function shiftTabTo(page: Page, target: Locator, max = 40) {
   await expect(target).toBeFocused();
 }
 
-test("reconciles an invoice from the payable list, disputes one line and accepts another, with the keyboard", async ({ page }) => {
+test("reconciles an invoice from the payable list, disputes one line, accepts another and invoices it, with the keyboard", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, "admin@example.com");
   const invoice = await importPayableInvoice(page.request, `E2E-REC-${stamp}`, { carrierCode: "SIMEX" });
@@ -101,7 +102,44 @@ test("reconciles an invoice from the payable list, disputes one line and accepts
     await expect(page.getByTestId("bulk-result")).toContainText("1 reconciliation accepted.");
     await expect(page.getByTestId("tab-reconciled")).toContainText("(1)");
     await expect(page.getByText("There are no reconciliations to display.")).toBeVisible();
+
+    // invoice the accepted line from the Reconciled tab
+    const reconciledTab = page.getByTestId("tab-reconciled");
+    await reconciledTab.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/state=reconciled/);
+    await expect(page.getByTestId("reconciliation-row")).toHaveCount(1);
+    const accepted = page.getByTestId("reconciliation-row").getByRole("checkbox");
+    await accepted.focus();
+    await page.keyboard.press("Space");
+    await shiftTabTo(page, page.getByRole("button", { name: "Invoice" }));
+    await page.keyboard.press("Enter");
+    const invoiceDialog = page.getByTestId("bulk-dialog");
+    await expect(invoiceDialog).toContainText("Invoice 1 reconciliation");
+    // the dialog takes focus; its Invoice button is the last control in it
+    const invoiceButton = invoiceDialog.getByRole("button", { name: "Invoice" });
+    for (let i = 0; i < 5 && !(await invoiceButton.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await expect(invoiceButton).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/invoice_job=/);
+    await expect(page.getByTestId("invoicing-progress")).toBeVisible();
+    const invoicingJob = new URL(page.url()).searchParams.get("invoice_job");
+    await expect
+      .poll(async () => ((await (await page.request.get(`/api/job_status/${invoicingJob}`, json)).json()) as { message: string }).message, { timeout: 60_000 })
+      .toMatch(/^Invoicing complete: 1 invoice for 1 line\./);
     expect(await mouseEvents(page)).toBe(0);
+
+    // the customer invoice that bills it, and its PDF
+    const listed = (await (await page.request.get(`/api/reconciliations?invoice_id=${invoice.id}&state=reconciled`, json)).json()) as { reconciliations: Array<{ id: number }> };
+    const detail = (await (await page.request.get(`/api/reconciliations/${listed.reconciliations[0]!.id}`, json)).json()) as { customer_invoice_detail: { invoice_id: number } | null };
+    expect(detail.customer_invoice_detail).not.toBeNull();
+    await page.goto(`/invoice/${detail.customer_invoice_detail!.invoice_id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("receivable invoice INV-");
+    const pdf = page.getByRole("link", { name: "PDF", exact: true });
+    const pdfResponse = await page.request.get((await pdf.getAttribute("href"))!);
+    expect(pdfResponse.status()).toBe(200);
+    expect(pdfResponse.headers()["content-type"]).toBe("application/pdf");
+    expect((await pdfResponse.body()).subarray(0, 5).toString()).toBe("%PDF-");
 
     // axe on both screens
     await page.goto(`/invoices/${invoice.id}/reconciliations?state=disputed`);
