@@ -136,6 +136,9 @@ export async function reconcileSection(): Promise<string[]> {
     "",
     ...reconcileLinesOut(run),
     "",
+    "The figure is the comparison and its writes. The job then re-rates the lines whose charge weight, zones or service differ",
+    "(`reconcile-job.server.ts`), one at a time through the rating engine; that step is not in this figure and not yet measured.",
+    "",
   ];
 }
 

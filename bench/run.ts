@@ -31,6 +31,7 @@ import { invoiceImportSection } from "./invoice-import";
 import { allocationSection } from "./allocation";
 import { reconcileSection } from "./reconcile";
 import { invoicingSection } from "./invoicing";
+import { reconciliationsListSection } from "./reconciliations-list";
 
 const server = await startTestServer();
 try {
@@ -73,6 +74,7 @@ try {
   const allocationLinesOut = await allocationSection();
   const reconcileLinesOut = await reconcileSection();
   const invoicingLinesOut = await invoicingSection(server.db, server.renderer, server.test.database.kind);
+  const reconciliationsListLinesOut = await reconciliationsListSection();
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -116,6 +118,7 @@ try {
     ...checkoutLines,
     ...allocationLinesOut,
     ...reconcileLinesOut,
+    ...reconciliationsListLinesOut,
     ...invoicingLinesOut,
     ...invoiceImportLines,
   ];
