@@ -59,7 +59,7 @@ export const invoiceFilterSchema = z.object({
 });
 export type InvoiceFilterInput = z.infer<typeof invoiceFilterSchema>;
 
-function addDays(iso: string, n: number): string {
+export function addDays(iso: string, n: number): string {
   return new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 function monthStart(iso: string, back = 0): string {
