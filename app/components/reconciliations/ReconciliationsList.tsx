@@ -2,10 +2,11 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, u
 import { useEffect, useRef, useState } from "react";
 import { FieldError } from "~/components/Field";
 import { JobProgress } from "~/components/JobProgress";
+import { PageSizeForm } from "~/components/finance/PageSizeForm";
 import { ServerDialog } from "~/components/finance/ServerDialog";
 import type { listPageAction, listPageLoader, ListPageAction } from "~/modules/reconciliation/list-page.server";
 import { REASON_CATEGORIES } from "~/modules/reconciliation/compare";
-import { RECONCILIATION_PAGE_SIZES, REASON_LABELS, type OrderColumn } from "~/modules/reconciliation/list-schemas";
+import { REASON_LABELS, type OrderColumn } from "~/modules/reconciliation/list-schemas";
 import { ACTION_LABELS, canApply, NOTE_MAX, RECONCILIATION_MESSAGES, RECONCILIATION_STATES, STATE_LABELS } from "~/modules/reconciliation/states";
 import { Pagination } from "./Pagination";
 import { money, ReconciliationsTable } from "./ReconciliationsTable";
@@ -165,21 +166,7 @@ export function ReconciliationsList() {
 
       <div className="flex flex-wrap items-end justify-between gap-3">
         <Pagination current={page.pagination.current_page} total={page.pagination.total_pages} hrefFor={(p) => hrefWith({ page: p === 1 ? null : String(p) })} label="Reconciliation pages" />
-        <Form method="post" className="flex items-end gap-2">
-          <label htmlFor="per_page" className="text-sm">
-            Per page
-          </label>
-          <select id="per_page" name="per_page" defaultValue={page.pagination.per_page} className="input w-24">
-            {RECONCILIATION_PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-          <button type="submit" name="intent" value="per_page" className="btn">
-            Apply
-          </button>
-        </Form>
+        <PageSizeForm label="Per page" value={page.pagination.per_page} />
       </div>
 
       {dialog ? <NoteDialog action={dialog.action} ids={dialog.ids} closeHref={here} error={result?.kind === "error" ? result.message : undefined} /> : null}

@@ -7,6 +7,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { bulkUpdate } from "./bulk.server";
+import { addressJson } from "../addresses/address-json";
 import { addresses, consignments, invoiceCosts, invoiceDetails, reconciliationNotes, reconciliations, services, users } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { canSeeBuyCosts } from "../auth/roles";
@@ -85,22 +86,6 @@ export function ratingPanel(raw: unknown) {
   };
 }
 
-const addressJson = (a: typeof addresses.$inferSelect | undefined) =>
-  a
-    ? {
-        name: a.name,
-        code: a.code,
-        address_line_1: a.addressLine1,
-        address_line_2: a.addressLine2,
-        address_line_3: a.addressLine3,
-        address_line_4: a.addressLine4,
-        sublocality: a.sublocality,
-        locality: a.locality,
-        region: a.region,
-        postcode: a.postcode,
-        country: a.country,
-      }
-    : null;
 
 async function consignmentJson(db: DbOrTx, consignmentId: number | null) {
   if (consignmentId == null) return null;

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { REASON_CATEGORIES, type ReasonCategory } from "./compare";
+import { PAGE_SIZES } from "../invoices/schemas";
 import { RECONCILIATION_STATES } from "./states";
 
-export const RECONCILIATION_PAGE_SIZES = [20, 50, 100, 150] as const;
 export const DEFAULT_PER_PAGE = 20;
 
 /** Labels of the reasons multi-select and the Issues column. */
@@ -54,7 +54,7 @@ export const listQuerySchema = z.object({
     blankToUndefined,
     z.coerce
       .number()
-      .refine((n) => (RECONCILIATION_PAGE_SIZES as readonly number[]).includes(n), "Must be one of 20, 50, 100, 150")
+      .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), "Must be one of 20, 50, 100, 150")
       .optional(),
   ),
   page: z.preprocess(blankToUndefined, z.coerce.number("Must be a page number").int("Must be a page number").min(1, "Must be a page number").max(1_000_000, "Must be a page number").default(1)),

@@ -3,13 +3,14 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { useEffect } from "react";
 import { AllocationOutcome } from "~/components/finance/AllocationOutcome";
 import { LineDetailDialog } from "~/components/finance/LineDetailDialog";
+import { PageSizeForm } from "~/components/finance/PageSizeForm";
 import { stateLabel } from "~/components/finance/InvoiceGroups";
 import { canAdministerInvoices } from "~/modules/invoices/access";
 import { getLine, lineChoices, searchLines, updateLine } from "~/modules/invoices/details.server";
 import { exportInvoices } from "~/modules/invoices/export.server";
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { getInvoice } from "~/modules/invoices/list.server";
-import { INVOICE_MESSAGES, isoToDisplay, PAGE_SIZES } from "~/modules/invoices/schemas";
+import { INVOICE_MESSAGES, isoToDisplay } from "~/modules/invoices/schemas";
 import { updateUserOptions } from "~/modules/users/options.server";
 import { AppError } from "~/utils/errors";
 import { readForm } from "~/utils/http.server";
@@ -163,21 +164,7 @@ export default function InvoicePage() {
             </Link>
           ))}
         </nav>
-        <Form method="post" className="flex items-end gap-2">
-          <label htmlFor="per_page" className="text-sm">
-            Lines per page
-          </label>
-          <select id="per_page" name="per_page" defaultValue={perPage} className="input w-24">
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-          <button type="submit" name="intent" value="per_page" className="btn">
-            Apply
-          </button>
-        </Form>
+        <PageSizeForm label="Lines per page" value={perPage} />
       </div>
       {lines.invoice_details.length === 0 ? (
         <p className="card text-sm text-slate-600">{INVOICE_MESSAGES.noLines}</p>
