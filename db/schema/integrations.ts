@@ -113,13 +113,15 @@ export const accountingConnections = pgTable(
 
 /**
  * The simulated accounting service's own records (as simulated_journeys are the simulated
- * carrier's): authorisation codes, tokens, its supplier list and the bills it was sent.
+ * carrier's): authorisation codes, tokens, its supplier list and the bills it was sent, the
+ * customer cards it keeps and the sales invoices it was sent. `kind` is checked in TypeScript only
+ * (a text column), so a new kind needs no migration.
  */
 export const simulatedAccounting = pgTable(
   "simulated_accounting",
   {
     id: serial("id").primaryKey(),
-    kind: text("kind", { enum: ["code", "token", "supplier", "bill"] }).notNull(),
+    kind: text("kind", { enum: ["code", "token", "supplier", "bill", "customer", "sale"] }).notNull(),
     key: text("key").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

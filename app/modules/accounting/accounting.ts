@@ -23,9 +23,8 @@ export const mappingSchema = z.object({
     .max(500),
 });
 
-/** A payable invoice to export as a bill (the finance issues call exportPayableBill with it). */
-export const payableBillSchema = z.object({
-  supplierUid: z.string().trim().min(1, "supplierUid is required").max(64),
+/** A bill's or a sale's number, date and lines (amounts in dollars, each line's tax given). */
+const documentFields = (what: string) => ({
   number: z.string().trim().min(1, "number is required").max(30, "number is at most 30 characters"),
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "date must be YYYY-MM-DD"),
   lines: z
@@ -36,8 +35,39 @@ export const payableBillSchema = z.object({
         tax: z.number().finite().min(-100_000).max(100_000),
       }),
     )
-    .min(1, "a bill needs at least one line")
+    .min(1, `${what} needs at least one line`)
     .max(1000),
+});
+
+/** A payable invoice to export as a bill (the finance issues call exportPayableBill with it). */
+export const payableBillSchema = z.object({
+  supplierUid: z.string().trim().min(1, "supplierUid is required").max(64),
+  ...documentFields("a bill"),
+});
+
+const addressLine = z.string().trim().max(255).optional();
+
+/** A receivable invoice to export as a sale (exportSalesInvoice): its customer's card by Card ID (the customer's code). */
+export const salesInvoiceSchema = z.object({
+  customer: z.object({
+    displayId: z.string().trim().min(1, "the customer's Card ID is required").max(15, "the customer's code is longer than the 15 characters of a MYOB Card ID"),
+    name: z.string().trim().min(1, "the customer's name is required").max(255),
+    billingAddress: z
+      .object({
+        name: addressLine,
+        address_line_1: addressLine,
+        address_line_2: addressLine,
+        address_line_3: addressLine,
+        address_line_4: addressLine,
+        sublocality: addressLine,
+        locality: addressLine,
+        postcode: addressLine,
+        region: addressLine,
+        country: addressLine,
+      })
+      .nullable(),
+  }),
+  ...documentFields("a sales invoice"),
 });
 
 export interface MyobStatus {

@@ -1,7 +1,7 @@
 /**
  * The provider's link to its accounting software (issue 17 item 8, spec 2 "/myob"): authenticate
- * by the OAuth authorisation-code flow, map each carrier to a supplier, and export payable
- * invoices as bills. Admins (not customer service) and super admins manage it.
+ * by the OAuth authorisation-code flow, map each carrier to a supplier, export payable invoices
+ * as bills and receivable invoices as sales (to the customer's card, made on first use). Admins (not customer service) and super admins manage it.
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
@@ -12,8 +12,8 @@ import { authorize } from "../auth/guard.server";
 import { homeButtons } from "../auth/roles";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { AccountingServiceError, type AccountingAdapter, type ExportedBill, type PayableBill, type Supplier } from "./adapter";
-import { MYOB_MESSAGES, mappingSchema, payableBillSchema, type MyobStatus } from "./accounting";
+import { AccountingServiceError, type AccountingAdapter, type CustomerCard, type ExportedBill, type ExportedSale, type PayableBill, type SalesInvoice, type Supplier } from "./adapter";
+import { MYOB_MESSAGES, mappingSchema, payableBillSchema, salesInvoiceSchema, type MyobStatus } from "./accounting";
 import { simulatedAccountingAdapter } from "./simulated.server";
 
 export const PROVIDER = "myob";
@@ -112,6 +112,11 @@ async function connected(db: DbOrTx): Promise<{ accessToken: string; adapter: Ac
   }
 }
 
+/** A 409 ('MYOB is not authenticated yet: ...') unless the link is authenticated: for a batch to refuse once, up front. */
+export async function requireConnection(db: DbOrTx): Promise<void> {
+  await connected(db);
+}
+
 const serviceError = (e: unknown): never => {
   if (!(e instanceof AccountingServiceError)) throw e;
   const code = e.reason === "not_found" ? "not_found" : e.reason === "conflict" ? "conflict" : e.reason === "invalid_token" || e.reason === "invalid_grant" ? "conflict" : "invalid";
@@ -179,6 +184,29 @@ export async function exportPayableBill(db: DbOrTx, bill: PayableBill): Promise<
   const input = parseOrThrow(payableBillSchema, bill);
   const { accessToken, adapter } = await connected(db);
   return adapter.exportBill(accessToken, input).catch(serviceError);
+}
+
+/**
+ * Sends a receivable invoice to the accounting software as a sale (issue 19 item 6), to the card
+ * whose Card ID is the customer's code, made first if there is none. Needs an authenticated
+ * connection (409 without one); an invoice number already sent is a 409.
+ */
+export async function exportSalesInvoice(db: DbOrTx, sale: SalesInvoice): Promise<ExportedSale & { cardCreated: boolean }> {
+  const input = parseOrThrow(salesInvoiceSchema, sale);
+  const { accessToken, adapter } = await connected(db);
+  let card: CustomerCard | null = await adapter.customerByDisplayId(accessToken, input.customer.displayId).catch(serviceError);
+  const cardCreated = !card;
+  if (!card) {
+    // two exports for a new customer at once: the service keeps one card per Card ID and refuses
+    // the other creation, which then uses the card that won
+    card = await adapter.createCustomer(accessToken, input.customer).catch(async (e: unknown) => {
+      if (e instanceof AccountingServiceError && e.reason === "conflict") return adapter.customerByDisplayId(accessToken, input.customer.displayId).catch(serviceError);
+      return serviceError(e);
+    });
+    if (!card) throw new AppError("conflict", `The customer card ${input.customer.displayId} could not be found or made.`);
+  }
+  const done = await adapter.exportSale(accessToken, card.uid, input).catch(serviceError);
+  return { ...done, cardCreated };
 }
 
 /**

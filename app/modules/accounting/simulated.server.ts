@@ -2,14 +2,25 @@
  * The simulated accounting service (issue 17 item 8), a real path of the product as the simulated
  * carrier is: its own consent page (/simulated/myob/authorize), authorisation codes (single use,
  * five minutes), access tokens (twenty minutes, as MYOB's) with refresh tokens, a supplier list of
- * freight suppliers seeded on first use, and the bills it was sent. Its records live in
- * simulated_accounting, apart from the app's own.
+ * freight suppliers seeded on first use, the bills it was sent, customer cards (unique by Card ID)
+ * and the sales invoices it was sent (unique by number). Its records live in simulated_accounting,
+ * apart from the app's own.
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { simulatedAccounting } from "../../../db/schema";
-import { AccountingServiceError, type AccountingAdapter, type AccountingTokens, type ExportedBill, type PayableBill, type Supplier } from "./adapter";
+import {
+  AccountingServiceError,
+  type AccountingAdapter,
+  type AccountingTokens,
+  type CustomerCard,
+  type ExportedBill,
+  type ExportedSale,
+  type PayableBill,
+  type SalesInvoice,
+  type Supplier,
+} from "./adapter";
 
 export const SIMULATED_AUTHORIZE_PATH = "/simulated/myob/authorize";
 export const SIMULATED_CLIENT_ID = "freightdesk-simulated";
@@ -46,6 +57,12 @@ export const seedSupplierUid = (i: number) => `5e1d0000-0000-4000-8000-${String(
 
 const secret = () => randomBytes(24).toString("base64url");
 const money = (n: number) => Math.round(n * 100) / 100;
+
+/** A bill's or a sale's tax and total (tax included), as the service works them out from its lines. */
+export const totalsOf = (lines: Array<{ amount: number; tax: number }>) => ({
+  tax: money(lines.reduce((sum, l) => sum + l.tax, 0)),
+  total: money(lines.reduce((sum, l) => sum + l.amount + l.tax, 0)),
+});
 
 async function seedSuppliers(db: DbOrTx): Promise<void> {
   // on conflict: two first uses at once both seed, and the unique (kind, key) keeps one of each
@@ -109,6 +126,13 @@ async function accessOf(db: DbOrTx, accessToken: string): Promise<string> {
   return String(row.data.businessId);
 }
 
+const cardOf = (row: { key: string; data: Record<string, unknown> }): CustomerCard => ({
+  uid: String(row.data.uid),
+  displayId: row.key,
+  name: String(row.data.name),
+  billingAddress: (row.data.billingAddress as CustomerCard["billingAddress"]) ?? null,
+});
+
 const supplierOf = (row: { key: string; data: Record<string, unknown> }): Supplier => ({ uid: row.key, name: String(row.data.name), abn: row.data.abn ? String(row.data.abn) : null });
 
 /** The simulated service as an adapter, over the database it keeps its records in. */
@@ -164,8 +188,7 @@ export function simulatedAccountingAdapter(db: DbOrTx): AccountingAdapter {
         .from(simulatedAccounting)
         .where(and(eq(simulatedAccounting.kind, "supplier"), eq(simulatedAccounting.key, bill.supplierUid)));
       if (!supplier) throw new AccountingServiceError(`No supplier has the uid ${bill.supplierUid}.`, "not_found");
-      const tax = money(bill.lines.reduce((sum, l) => sum + l.tax, 0));
-      const total = money(bill.lines.reduce((sum, l) => sum + l.amount + l.tax, 0));
+      const { tax, total } = totalsOf(bill.lines);
       const uid = randomBytes(16).toString("hex");
       // a supplier's bill number is unique in the company file, as MYOB's: a second export is refused, never doubled
       const [recorded] = await db
@@ -175,6 +198,44 @@ export function simulatedAccountingAdapter(db: DbOrTx): AccountingAdapter {
         .returning({ id: simulatedAccounting.id });
       if (!recorded) throw new AccountingServiceError(`Bill ${bill.number} was already sent for this supplier.`, "conflict");
       return { uid, supplierUid: bill.supplierUid, number: bill.number, total, tax };
+    },
+    async customerByDisplayId(accessToken, displayId): Promise<CustomerCard | null> {
+      await accessOf(db, accessToken);
+      const [row] = await db
+        .select({ key: simulatedAccounting.key, data: simulatedAccounting.data })
+        .from(simulatedAccounting)
+        .where(and(eq(simulatedAccounting.kind, "customer"), eq(simulatedAccounting.key, displayId)));
+      return row ? cardOf(row) : null;
+    },
+    async createCustomer(accessToken, card): Promise<CustomerCard> {
+      await accessOf(db, accessToken);
+      const uid = randomBytes(16).toString("hex");
+      // a Card ID is unique in the company file: of two creations at once, one is refused
+      const [row] = await db
+        .insert(simulatedAccounting)
+        .values({ kind: "customer", key: card.displayId, data: { uid, name: card.name, billingAddress: card.billingAddress } })
+        .onConflictDoNothing()
+        .returning({ key: simulatedAccounting.key, data: simulatedAccounting.data });
+      if (!row) throw new AccountingServiceError(`A customer card already has the Card ID ${card.displayId}.`, "conflict");
+      return cardOf(row);
+    },
+    async exportSale(accessToken, customerUid, sale: SalesInvoice): Promise<ExportedSale> {
+      await accessOf(db, accessToken);
+      const [card] = await db
+        .select({ key: simulatedAccounting.key })
+        .from(simulatedAccounting)
+        .where(and(eq(simulatedAccounting.kind, "customer"), sql`${simulatedAccounting.data}->>'uid' = ${customerUid}`));
+      if (!card) throw new AccountingServiceError(`No customer card has the uid ${customerUid}.`, "not_found");
+      const { tax, total } = totalsOf(sale.lines);
+      const uid = randomBytes(16).toString("hex");
+      // an invoice number is unique among the company file's sales: a second export is refused, never doubled
+      const [recorded] = await db
+        .insert(simulatedAccounting)
+        .values({ kind: "sale", key: sale.number, data: { uid, customerUid, number: sale.number, date: sale.date, lines: sale.lines, total, tax } })
+        .onConflictDoNothing()
+        .returning({ id: simulatedAccounting.id });
+      if (!recorded) throw new AccountingServiceError(`Sales invoice ${sale.number} was already sent.`, "conflict");
+      return { uid, customerUid, number: sale.number, total, tax };
     },
   };
 }

@@ -1,13 +1,16 @@
 /**
- * Export of payable invoices (issue 18 item 7): CSV or XLSX of their lines and cost lines for the
+ * Export of invoices (issue 18 item 7): CSV or XLSX of their lines and cost lines for the
  * accounts team, through the exports module's writers (text cells neutralised against formulas),
- * or as bills through the accounting link where the carrier is mapped to a supplier. Exported
- * invoices and their lines get state exported, exported_at and export_info.
+ * or through the accounting link: payable invoices as bills where the carrier is mapped to a
+ * supplier, receivable ones as sales (invoicing/export-sales.server.ts). Exported payable invoices
+ * and their lines get state exported; receivable ones keep state invoiced; both get exported_at
+ * and export_info. One call exports one kind.
  */
 import { randomUUID } from "node:crypto";
 import { readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
 import { carriers, customers, invoiceCosts, invoiceDetails, invoices, services, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -15,11 +18,13 @@ import { authorize } from "../auth/guard.server";
 import { exportPayableBill } from "../accounting/connection.server";
 import type { PayableBill } from "../accounting/adapter";
 import { exportPath, exportsDir, openWriter } from "../exports/files.server";
+import { exportSales, markReceivableExported, SALES_EXPORT_MESSAGES, type SalesExportOutcome } from "../invoicing/export-sales.server";
 import type { Cell } from "../exports/columns";
 import { neutraliseFormula } from "../../utils/csv.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { canAdministerInvoices } from "./access";
+import { costSumsByCategory } from "./cost-sums.server";
 import { COST_CATEGORIES, costCategoryLabel, exportSchema, INVOICE_MESSAGES } from "./schemas";
 
 const LINE_HEADERS = [
@@ -52,21 +57,46 @@ const LINE_HEADERS = [
   ...COST_CATEGORIES.map(costCategoryLabel),
 ];
 
+/** A receivable invoice's file: its customer first, each line's carrier where a payable's has its customer, sell amounts. */
+const RECEIVABLE_HEADERS = LINE_HEADERS.map((h) => (h === "Carrier" ? "Customer" : h === "Customer" ? "Carrier" : h === "Total cost" ? "Total sell" : h));
+
 const n = (v: string | null) => (v == null ? null : Number(v));
 const t = (v: string | null) => (v == null ? null : neutraliseFormula(v));
 
-/** The payable invoices of the ids, locked, or a 404 naming none of them. */
-async function payableOf(tx: DbOrTx, ids: number[]) {
+type Kind = "payable" | "receivable";
+
+/** The one kind of the ids' invoices: a 404 naming none when one is missing, a 400 when they mix kinds. */
+async function kindOf(db: DbOrTx, ids: number[]): Promise<Kind> {
+  const rows = await db.select({ kind: invoices.accountingType, n: sql<number>`count(*)::int` }).from(invoices).where(inArray(invoices.id, ids)).groupBy(invoices.accountingType);
+  if (rows.reduce((a, r) => a + Number(r.n), 0) !== new Set(ids).size) throw notFound("Invoice");
+  if (rows.length > 1) throw new AppError("bad_request", SALES_EXPORT_MESSAGES.mixed, { ids: [SALES_EXPORT_MESSAGES.mixed] });
+  return rows[0]!.kind;
+}
+
+/** The invoices of the ids of one kind, locked, or a 404 naming none of them. */
+async function invoicesOf(tx: DbOrTx, ids: number[], kind: Kind) {
   const rows = await tx
-    .select({ id: invoices.id, number: invoices.invoiceNumber, date: invoices.invoiceDate, carrierId: invoices.carrierId, carrierName: carriers.name, supplier: carriers.myobUid })
+    .select({
+      id: invoices.id,
+      number: invoices.invoiceNumber,
+      date: invoices.invoiceDate,
+      carrierId: invoices.carrierId,
+      carrierName: carriers.name,
+      supplier: carriers.myobUid,
+      customerName: customers.name,
+    })
     .from(invoices)
     .leftJoin(carriers, eq(carriers.id, invoices.carrierId))
-    .where(and(inArray(invoices.id, ids), eq(invoices.accountingType, "payable")))
+    .leftJoin(customers, eq(customers.id, invoices.customerId))
+    .where(and(inArray(invoices.id, ids), eq(invoices.accountingType, kind)))
     .orderBy(asc(invoices.id))
     .for("update", { of: invoices });
   if (rows.length !== new Set(ids).size) throw notFound("Invoice");
   return rows;
 }
+
+/** A line's carrier (a receivable line keeps the carrier that carried it). */
+const lineCarriers = alias(carriers, "line_carriers");
 
 async function markExported(tx: DbOrTx, ids: number[], info: Record<string, unknown>) {
   if (!ids.length) return;
@@ -77,25 +107,29 @@ async function markExported(tx: DbOrTx, ids: number[], info: Record<string, unkn
 
 export type ExportOutcome =
   | { kind: "file"; file: string; exported: number[] }
-  | { kind: "accounting"; exported: number[]; bills: Array<{ invoice_id: number; uid: string; total: number }>; skipped: Array<{ invoice_id: number; message: string }>; message: string };
+  | { kind: "accounting"; exported: number[]; bills: Array<{ invoice_id: number; uid: string; total: number }>; skipped: Array<{ invoice_id: number; message: string }>; message: string }
+  | SalesExportOutcome;
 
-/** POST /api/invoices/export { ids, format }: admin only. */
+/** POST /api/invoices/export { ids, format }: admin only; the ids all payable or all receivable. */
 export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<ExportOutcome> {
   authorize(user, canAdministerInvoices);
   const { ids, format } = parseOrThrow(exportSchema, raw);
-  if (format === "accounting") return exportBills(db, ids);
+  const kind = await kindOf(db, ids);
+  if (format === "accounting") return kind === "receivable" ? exportSales(db, ids) : exportBills(db, ids);
   const file = `${randomUUID()}.${format}`;
   const path = join(exportsDir(), file);
   const exported = await db.transaction(async (tx) => {
     // invoices locked while written, so a delete cannot remove one the file already holds
-    const list = await payableOf(tx, ids);
-    const writer = await openWriter(path, format, LINE_HEADERS);
+    const list = await invoicesOf(tx, ids, kind);
+    const receivable = kind === "receivable";
+    const writer = await openWriter(path, format, receivable ? RECEIVABLE_HEADERS : LINE_HEADERS);
     try {
       for (const inv of list) {
         const lines = await tx
-          .select({ d: invoiceDetails, customer: customers.name, site: sites.name, service: services.name })
+          .select({ d: invoiceDetails, customer: customers.name, carrier: lineCarriers.name, site: sites.name, service: services.name })
           .from(invoiceDetails)
           .leftJoin(customers, eq(customers.id, invoiceDetails.customerId))
+          .leftJoin(lineCarriers, eq(lineCarriers.id, invoiceDetails.carrierId))
           .leftJoin(sites, eq(sites.id, invoiceDetails.siteId))
           .leftJoin(services, eq(services.id, invoiceDetails.serviceId))
           .where(eq(invoiceDetails.invoiceId, inv.id))
@@ -108,16 +142,16 @@ export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown
           .groupBy(invoiceCosts.invoiceDetailId, invoiceCosts.category);
         const byLine = new Map<number, Map<string, number>>();
         for (const c of costs) byLine.set(c.detailId, (byLine.get(c.detailId) ?? new Map()).set(c.category, Number(c.amount)));
-        for (const { d, customer, site, service } of lines) {
+        for (const { d, customer, carrier, site, service } of lines) {
           const cat = byLine.get(d.id);
           const row: Cell[] = [
-            t(inv.carrierName),
+            t(receivable ? inv.customerName : inv.carrierName),
             t(inv.number),
             inv.date,
             d.lineNumber,
             d.state,
             t(d.consignmentNumber),
-            t(customer),
+            t(receivable ? carrier : customer),
             t(site),
             d.unquoted ? "Unquoted" : t(service),
             t(d.accountNumber),
@@ -145,7 +179,8 @@ export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown
     } finally {
       await writer.close();
     }
-    await markExported(tx, ids, { [format]: true, by: user.id });
+    if (receivable) await markReceivableExported(tx, ids, { [format]: true, by: user.id });
+    else await markExported(tx, ids, { [format]: true, by: user.id });
     return ids;
   });
   return { kind: "file", file, exported };
@@ -170,7 +205,7 @@ export async function takeExportFile(file: string): Promise<Response | null> {
  * amount). Unmapped carriers and refusals are reported per invoice; the rest are exported.
  */
 async function exportBills(db: DbOrTx, ids: number[]): Promise<ExportOutcome> {
-  const list = await db.transaction((tx) => payableOf(tx, ids));
+  const list = await db.transaction((tx) => invoicesOf(tx, ids, "payable"));
   const bills: Array<{ invoice_id: number; uid: string; total: number }> = [];
   const skipped: Array<{ invoice_id: number; message: string }> = [];
   for (const inv of list) {
@@ -178,14 +213,7 @@ async function exportBills(db: DbOrTx, ids: number[]): Promise<ExportOutcome> {
       skipped.push({ invoice_id: inv.id, message: INVOICE_MESSAGES.unmapped(inv.carrierName ?? "The carrier") });
       continue;
     }
-    const sums = await db
-      .select({ category: invoiceCosts.category, amount: sql<string>`sum(${invoiceCosts.amount})::text` })
-      .from(invoiceCosts)
-      .innerJoin(invoiceDetails, eq(invoiceDetails.id, invoiceCosts.invoiceDetailId))
-      .where(eq(invoiceDetails.invoiceId, inv.id))
-      .groupBy(invoiceCosts.category)
-      .orderBy(asc(invoiceCosts.category));
-    const bill = billOf(inv, sums);
+    const bill = billOf(inv, await costSumsByCategory(db, inv.id));
     if (typeof bill === "string") {
       skipped.push({ invoice_id: inv.id, message: bill });
       continue;

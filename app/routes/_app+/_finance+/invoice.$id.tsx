@@ -133,7 +133,7 @@ export default function InvoicePage() {
               <select name="format" className="input" defaultValue="csv">
                 <option value="csv">CSV</option>
                 <option value="xlsx">XLSX</option>
-                {payable ? <option value="accounting">Accounting (bill)</option> : null}
+                <option value="accounting">{payable ? "Accounting (bill)" : "Accounting (sales invoice)"}</option>
               </select>
             </label>
             <button type="submit" name="intent" value="export" className="btn">
