@@ -27,7 +27,7 @@ const PER_INVOICE = 1000;
 const TARGET_MS = 100;
 
 /** Fills the tables: invoices, their lines and a reconciliation per line, all in SQL. */
-async function fill(db: Db) {
+export async function fill(db: Db) {
   const carrierIds = rowsOf<{ id: number }>(await db.execute(sql`select id from carriers order by id limit 3`)).map((r) => r.id);
   const customerIds = rowsOf<{ id: number }>(await db.execute(sql`select id from customers order by id`)).map((r) => r.id);
   const carriers = sql.raw(`array[${carrierIds.join(",")}]`);

@@ -3,10 +3,10 @@
  * and the /reconciliations screens read it here. Scoped by financeScope: a customer's finance
  * user sees their customer's lines only, and another customer's ids look like none.
  *
- * Kept fast over a million rows (bench/reconciliations-list.ts): the tab, customer, carrier,
- * reasons, margin and discrepancy live on reconciliations (indexed per tab, migration 0022); the
- * invoice line and invoice are joined only when a filter or the sort needs them, and the count
- * and the meta_data sums read reconciliations alone when they can.
+ * Kept fast over a million rows (bench/reconciliations-list.ts): every filter and sort reads
+ * reconciliations alone (the invoice line's keys are copied there by triggers and indexed per tab,
+ * migrations 0022 and 0023), the page's twenty rows are joined afterwards, and the tab counts and
+ * totals come from the tallies ledger when the filters are only customer, carrier and reasons.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
@@ -48,16 +48,16 @@ export interface ReconciliationRow {
   reconciled_at: string | null;
 }
 
-/** Where each sortable column lives; `detail`: needs the invoice line (and invoice) joined. */
-const ORDER: Record<OrderColumn, { expr: SQL; detail: boolean }> = {
-  id: { expr: sql`r.id`, detail: false },
-  consignment_number: { expr: sql`d.consignment_number`, detail: true },
-  invoice_number: { expr: sql`i.invoice_number`, detail: true },
-  from_zone: { expr: sql`d.sender_zone`, detail: true },
-  to_zone: { expr: sql`d.receiver_zone`, detail: true },
-  weight: { expr: sql`d.total_charge_weight`, detail: true },
-  margin: { expr: sql`r.margin`, detail: false },
-  discrepancy: { expr: sql`r.discrepancy_amount`, detail: false },
+/** Each sortable column: on reconciliations, kept there for the list (migration 0023). */
+const ORDER: Record<OrderColumn, SQL> = {
+  id: sql`r.id`,
+  consignment_number: sql`r.consignment_key`,
+  invoice_number: sql`r.invoice_number_key`,
+  from_zone: sql`r.from_zone_key`,
+  to_zone: sql`r.to_zone_key`,
+  weight: sql`r.charge_weight`,
+  margin: sql`r.margin`,
+  discrepancy: sql`r.discrepancy_amount`,
 };
 
 // a LIKE pattern that matches the text typed literally, from its start
@@ -65,41 +65,55 @@ const prefix = (v: string) => `${v.toUpperCase().replace(/[\\%_]/g, (c) => `\\${
 const dollars = (v: number) => (toCents(v) / 100).toFixed(2);
 
 interface Conditions {
-  /** on reconciliations alone */
-  own: SQL[];
-  /** on the joined invoice line or invoice */
-  detail: SQL[];
+  /** every filter, on reconciliations alone */
+  where: SQL[];
+  /** the same filters on the tallies, when they are all the tallies know (customer, carrier, reasons); else null */
+  tallies: SQL[] | null;
 }
 
-/** The filters of a query (the tab aside), split by the table they need. */
+/** The filters of a query (the tab aside). */
 async function conditionsOf(db: DbOrTx, user: CurrentUser, q: ListQuery): Promise<Conditions | null> {
   const scope = financeScope(user);
-  const own: SQL[] = [];
-  const detail: SQL[] = [];
-  if (scope.kind === "customer") own.push(sql`r.customer_id = ${scope.customerId}`);
-  if (q.customer_id) own.push(sql`r.customer_id = ${q.customer_id}`);
+  const where: SQL[] = [];
+  const tallies: SQL[] = [];
+  if (scope.kind === "customer") {
+    where.push(sql`r.customer_id = ${scope.customerId}`);
+    tallies.push(sql`customer_id = ${scope.customerId}`);
+  }
+  if (q.customer_id) {
+    where.push(sql`r.customer_id = ${q.customer_id}`);
+    tallies.push(sql`customer_id = ${q.customer_id}`);
+  }
   if (q.carrier_code) {
     const found = rowsOf<{ id: number }>(await db.execute(sql`select id from carriers where lower(code) = lower(${q.carrier_code})`));
     // an unknown carrier has no lines
     if (!found.length) return null;
-    own.push(sql`r.carrier_id = ${found[0]!.id}`);
+    where.push(sql`r.carrier_id = ${found[0]!.id}`);
+    tallies.push(sql`carrier_id = ${found[0]!.id}`);
   }
-  if (q.reasons.length) own.push(sql`r.reason_categories && array[${sql.join(
-        q.reasons.map((r) => sql`${r}`),
-        sql`, `,
-      )}]::text[]`);
-  if (q.margin !== undefined) own.push(sql`r.margin = ${dollars(q.margin)}::numeric`);
-  if (q.discrepancy !== undefined) own.push(sql`r.discrepancy_amount = ${dollars(q.discrepancy)}::numeric`);
-  if (q.invoice_id) detail.push(sql`d.invoice_id = ${q.invoice_id}`);
-  if (q.consignment_number) detail.push(sql`upper(d.consignment_number) like ${prefix(q.consignment_number)}`);
-  if (q.invoice_number) detail.push(sql`upper(i.invoice_number) like ${prefix(q.invoice_number)}`);
-  if (q.from_zone) detail.push(sql`upper(d.sender_zone) = ${q.from_zone.toUpperCase()}`);
-  if (q.to_zone) detail.push(sql`upper(d.receiver_zone) = ${q.to_zone.toUpperCase()}`);
-  if (q.weight !== undefined) detail.push(sql`d.total_charge_weight = ${q.weight.toFixed(3)}::numeric`);
-  return { own, detail };
+  if (q.reasons.length) {
+    const chosen = sql`array[${sql.join(
+      q.reasons.map((r) => sql`${r}`),
+      sql`, `,
+    )}]::text[]`;
+    where.push(sql`r.reason_categories && ${chosen}`);
+    tallies.push(sql`reasons && ${chosen}`);
+  }
+  const counted = where.length;
+  if (q.margin !== undefined) where.push(sql`r.margin = ${dollars(q.margin)}::numeric`);
+  if (q.discrepancy !== undefined) where.push(sql`r.discrepancy_amount = ${dollars(q.discrepancy)}::numeric`);
+  if (q.invoice_id) where.push(sql`r.invoice_id = ${q.invoice_id}`);
+  if (q.consignment_number) where.push(sql`r.consignment_key like ${prefix(q.consignment_number)}`);
+  if (q.invoice_number) where.push(sql`r.invoice_number_key like ${prefix(q.invoice_number)}`);
+  if (q.from_zone) where.push(sql`r.from_zone_key = ${q.from_zone.toUpperCase()}`);
+  if (q.to_zone) where.push(sql`r.to_zone_key = ${q.to_zone.toUpperCase()}`);
+  if (q.weight !== undefined) where.push(sql`r.charge_weight = ${q.weight.toFixed(3)}::numeric`);
+  return { where, tallies: where.length === counted ? tallies : null };
 }
 
-const JOIN_DETAIL = sql`join invoice_details d on d.id = r.invoice_detail_id join invoices i on i.id = d.invoice_id`;
+/** Matches the list sorts itself rather than read in the sort's order (a few ms of sorting). */
+const FEW_ROWS = 20_000;
+
 const whereOf = (parts: SQL[]) => (parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``);
 
 /** What the list answers: a page of rows and where it is. */
@@ -120,34 +134,51 @@ export function parseListQuery(user: CurrentUser, raw: Record<string, unknown>):
   return { ...q, per_page: q.per_page ?? ([20, 50, 100, 150].includes(saved) ? saved : DEFAULT_PER_PAGE) };
 }
 
-/** GET /api/reconciliations: a page of the tab's rows. */
-export async function listReconciliations(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>): Promise<ListPage> {
+/** GET /api/reconciliations: a page of the tab's rows. `fewRows` moves the bound below (the tests try both ways). */
+export async function listReconciliations(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>, opts: { fewRows?: number } = {}): Promise<ListPage> {
   const q = parseListQuery(user, raw);
   const empty: ListPage = { reconciliations: [], pagination: { current_page: q.page, total_pages: 1, total_records: 0, per_page: q.per_page } };
   const c = await conditionsOf(db, user, q);
   if (!c) return empty;
-  const filtered = [sql`r.state = ${q.state}`, ...c.own, ...c.detail];
-  const joinForCount = c.detail.length ? JOIN_DETAIL : sql``;
-  const [{ n }] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from reconciliations r ${joinForCount} ${whereOf(filtered)}`)) as [{ n: number }];
+  const filtered = [sql`r.state = ${q.state}`, ...c.where];
+  const [{ n }] = rowsOf<{ n: number }>(
+    await db.execute(
+      c.tallies
+        ? sql`select coalesce(sum(lines), 0)::int as n from reconciliation_tallies ${whereOf([sql`state = ${q.state}`, ...c.tallies])}`
+        : sql`select count(*)::int as n from reconciliations r ${whereOf(filtered)}`,
+    ),
+  ) as [{ n: number }];
   const total = Number(n);
-  const order = ORDER[q.order_by];
   // the default order is the newest first; a column's, ascending
   const desc = (q.order_direction ?? (q.order_by === "id" ? "desc" : "asc")) === "desc";
   // blanks order as PostgreSQL orders them (as the largest), so an index serves both directions
   const dir = sql.raw(desc ? "desc" : "asc");
+  // A filter on a line's key that matches few rows: those rows first, then sorted. Left to itself
+  // the planner may walk the whole tab in the sort's order looking for matches that all sit at its
+  // far end (one invoice's lines are neighbours in id order).
+  const few = !c.tallies && total <= (opts.fewRows ?? FEW_ROWS);
+  const chosen = few
+    ? sql`select r.id from (select r.id, ${ORDER[q.order_by]} as sort_key from reconciliations r ${whereOf(filtered)} offset 0) r order by r.sort_key ${dir}, r.id ${dir}`
+    : sql`select r.id from reconciliations r ${whereOf(filtered)} order by ${ORDER[q.order_by]} ${dir}, r.id ${dir}`;
+  // the page's ids are chosen on reconciliations alone (from an index where one serves), then its
+  // rows are read and joined for what it shows
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
+      with page as (
+        select r.* from reconciliations r
+        where r.id in (${chosen} limit ${q.per_page} offset ${(q.page - 1) * q.per_page})
+      )
       select r.id, r.state, r.version, r.invoice_detail_id, d.invoice_id, i.invoice_number, r.consignment_id, d.consignment_number,
         r.carrier_id, ca.code as carrier_code, ca.name as carrier_name, r.customer_id, cu.name as customer_name,
         d.sender_zone as from_zone, d.receiver_zone as to_zone, d.total_charge_weight::text as weight,
         r.rated_buy::text, r.invoiced::text, r.margin::text, r.margin_percent::text, r.discrepancy_amount::text,
         r.reason_categories, r.charge_from_consignment, r.rerate_required, r.reconciled_at
-      from reconciliations r ${JOIN_DETAIL}
+      from page r
+      join invoice_details d on d.id = r.invoice_detail_id
+      join invoices i on i.id = d.invoice_id
       left join carriers ca on ca.id = r.carrier_id
       left join customers cu on cu.id = r.customer_id
-      ${whereOf(filtered)}
-      order by ${order.expr} ${dir}, r.id ${dir}
-      limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`),
+      order by ${ORDER[q.order_by]} ${dir}, r.id ${dir}`),
   );
   return {
     reconciliations: rows.map(rowJson),
@@ -155,20 +186,34 @@ export async function listReconciliations(db: DbOrTx, user: CurrentUser, raw: Re
   };
 }
 
-/** GET /api/reconciliations?meta_data=true: the tabs' counts and the current tab's totals. */
-export async function listMeta(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>): Promise<ListMeta> {
+/**
+ * GET /api/reconciliations?meta_data=true: the tabs' counts and the current tab's totals. From the
+ * tallies when the filters are only customer, carrier and reasons; otherwise counted over the filtered rows.
+ * `scan` forces the count (the tests compare the two).
+ */
+export async function listMeta(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>, opts: { scan?: boolean } = {}): Promise<ListMeta> {
   const q = parseListQuery(user, raw);
   const c = await conditionsOf(db, user, q);
   if (!c) return { states: { reconciling: 0, disputed: 0, reconciled: 0 }, totals: { margin: 0, discrepancy: 0 } };
-  const join = c.detail.length ? JOIN_DETAIL : sql``;
   const [row] = rowsOf<Record<string, string | number | null>>(
-    await db.execute(sql`
-      select count(*) filter (where r.state = 'reconciling')::int as reconciling,
-        count(*) filter (where r.state = 'disputed')::int as disputed,
-        count(*) filter (where r.state = 'reconciled')::int as reconciled,
-        coalesce(sum(r.margin) filter (where r.state = ${q.state}), 0)::text as margin,
-        coalesce(sum(r.discrepancy_amount) filter (where r.state = ${q.state}), 0)::text as discrepancy
-      from reconciliations r ${join} ${whereOf([...c.own, ...c.detail])}`),
+    await db.execute(
+      c.tallies && !opts.scan
+        ? sql`
+      select coalesce(sum(lines) filter (where state = 'reconciling'), 0)::int as reconciling,
+        coalesce(sum(lines) filter (where state = 'disputed'), 0)::int as disputed,
+        coalesce(sum(lines) filter (where state = 'reconciled'), 0)::int as reconciled,
+        coalesce(sum(margin) filter (where state = ${q.state}), 0)::text as margin,
+        coalesce(sum(discrepancy) filter (where state = ${q.state}), 0)::text as discrepancy
+      from reconciliation_tallies ${whereOf(c.tallies)}`
+        : // a count per tab, each with its state fixed, so the (state, key, id) indexes serve it
+          sql`
+      select ${sql.join(
+        RECONCILIATION_STATES.map((s) => sql`(select count(*) from reconciliations r ${whereOf([sql`r.state = ${s}`, ...c.where])})::int as ${sql.identifier(s)}`),
+        sql`, `,
+      )}, t.margin, t.discrepancy
+      from (select coalesce(sum(r.margin), 0)::text as margin, coalesce(sum(r.discrepancy_amount), 0)::text as discrepancy
+        from reconciliations r ${whereOf([sql`r.state = ${q.state}`, ...c.where])}) t`,
+    ),
   );
   const states = Object.fromEntries(RECONCILIATION_STATES.map((s) => [s, Number(row?.[s] ?? 0)])) as Record<ReconciliationState, number>;
   return { states, totals: { margin: toCents(String(row?.margin ?? "0")) / 100, discrepancy: toCents(String(row?.discrepancy ?? "0")) / 100 } };
