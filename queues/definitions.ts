@@ -4,6 +4,7 @@ import type { Mailer } from "../app/modules/mail/mailer.server";
 import type { Renderer } from "../app/modules/printing/renderer.server";
 import type { JobQueue } from "./queue.server";
 import { runCleanup, type CleanupResult } from "../app/modules/auth/cleanup.server";
+import { compactReconciliationTallies } from "../app/modules/reconciliation/tallies.server";
 import { despatchOutcome, despatchPayload, DESPATCHING, runDespatch, type DespatchResult } from "../app/modules/despatch/despatch.server";
 import { emailReturnDocuments } from "../app/modules/despatch/return-email.server";
 import { releaseDespatch } from "../app/modules/despatch/recovery.server";
@@ -20,7 +21,7 @@ import { ALLOCATE_JOB, allocateMessage, allocatePayload, runAllocation, type All
 import { RECONCILE_JOB, reconcileMessage, reconcilePayload, type ReconcileResult } from "../app/modules/reconciliation/reconcile.server";
 import { reconcileAndRerate } from "../app/modules/reconciliation/reconcile-job.server";
 import { INVOICING_JOB, invoicingErrors, invoicingMessage, invoicingPayload, runInvoicing, type InvoicingResult } from "../app/modules/invoicing/invoice.server";
-import { runDueSchedules, runnerMessage, SCHEDULES_JOB, schedulesPayload, type RunnerResult } from "../app/modules/invoicing/schedules.server";
+import { pruneIdleRunnerJobs, runDueSchedules, runnerMessage, SCHEDULES_JOB, schedulesPayload, type RunnerResult } from "../app/modules/invoicing/schedules.server";
 import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
@@ -63,6 +64,10 @@ export const JOBS = {
       const result = await runCleanup(db, now, progress);
       // export files past their download window go with the expired sessions
       await removeOldExports(now);
+      // and the reconciliations list's tallies are folded up (a day's appends into a row each)
+      await compactReconciliationTallies(db);
+      // and the invoicing schedules runner's minutely records of runs that ran nothing
+      await pruneIdleRunnerJobs(db, now);
       return result;
     },
   }),

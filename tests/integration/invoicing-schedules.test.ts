@@ -7,12 +7,12 @@
  */
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invoiceDetails, invoices, invoicingSchedules, reconciliations } from "../../db/schema";
+import { invoiceDetails, invoices, invoicingSchedules, jobs, reconciliations } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createCustomer } from "../../db/seed/factories";
 import { runJob } from "../../queues/queue.server";
 import { createMailer } from "../../app/modules/mail/mailer.server";
-import { runDueSchedules, runSchedule } from "../../app/modules/invoicing/schedules.server";
+import { runDueSchedules, runSchedule, SCHEDULES_JOB } from "../../app/modules/invoicing/schedules.server";
 import { invoiceableSql } from "../../app/modules/invoicing/invoiceable.server";
 import { seedDemoInvoicing } from "../../db/seed/invoices/invoicing";
 import { rowsOf } from "../../app/utils/sql-rows";
@@ -142,6 +142,25 @@ describe("the runner", () => {
     await runSchedule(db(), q, b!, new Date("2026-09-27T16:30:00Z"));
     const [c] = await db().select().from(invoicingSchedules).where(eq(invoicingSchedules.id, s!.id));
     expect(c!.nextRunAt!.toISOString()).toBe("2026-10-03T16:30:00.000Z");
+  });
+});
+
+describe("the runner's own records", () => {
+  it("are pruned by the nightly cleanup once a day old when they ran nothing; a run that ran a schedule is kept", async () => {
+    const old = new Date(Date.now() - 25 * 3600 * 1000);
+    const made = await db()
+      .insert(jobs)
+      .values([
+        { name: SCHEDULES_JOB, status: "complete", info: { ran: [], jobs: [] }, updatedAt: old },
+        { name: SCHEDULES_JOB, status: "complete", info: { ran: [7], jobs: ["x"] }, updatedAt: old },
+        { name: SCHEDULES_JOB, status: "complete", info: { ran: [], jobs: [] }, updatedAt: new Date() },
+        { name: SCHEDULES_JOB, status: "failed", info: { ran: [], jobs: [] }, updatedAt: old },
+        { name: "maintenance.cleanup", status: "complete", info: {}, updatedAt: old },
+      ])
+      .returning({ id: jobs.id });
+    await runJob({ database: server.test.database, mailer: createMailer(db(), { from: "t@x" }), renderer: server.renderer }, "maintenance.cleanup", {});
+    const left = await db().select({ id: jobs.id }).from(jobs).where(inArray(jobs.id, made.map((m) => m.id)));
+    expect(left.map((l) => l.id).sort()).toEqual(made.slice(1).map((m) => m.id).sort());
   });
 });
 

@@ -4,10 +4,10 @@
  * a zone's wall clock (schedule.ts); a runner every minute claims each due schedule with a
  * compare-and-set on next_run_at and queues the invoicing job for its lines still invoiceable.
  */
-import { and, asc, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, lt, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
-import { invoiceDetails, invoicingSchedules } from "../../../db/schema";
+import { invoiceDetails, invoicingSchedules, jobs } from "../../../db/schema";
 import type { JobQueue } from "../../../queues/queue.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { assertWriter } from "../allocation/rules.server";
@@ -137,3 +137,15 @@ export async function runDueSchedules(db: Db, queue: Pick<JobQueue, "enqueue"> |
 }
 
 export const runnerMessage = (r: RunnerResult) => `Ran ${r.ran.length} invoicing schedule${r.ran.length === 1 ? "" : "s"}, queued ${r.jobs.length} invoicing job${r.jobs.length === 1 ? "" : "s"}.`;
+
+/**
+ * The runner's own job records that ran no schedule, once a day old: one a minute would otherwise
+ * pile up 1,440 a day. Records of runs that did run a schedule are kept with the jobs they queued.
+ */
+export async function pruneIdleRunnerJobs(db: DbOrTx, now = new Date()): Promise<number> {
+  const gone = await db
+    .delete(jobs)
+    .where(and(eq(jobs.name, SCHEDULES_JOB), eq(jobs.status, "complete"), lt(jobs.updatedAt, new Date(now.getTime() - 24 * 3600 * 1000)), sql`coalesce(jsonb_array_length(${jobs.info}->'ran'), 0) = 0`))
+    .returning({ id: jobs.id });
+  return gone.length;
+}
