@@ -6,10 +6,10 @@
  * is stored on the reconciliation (rerate_detail, rerate_status, rerate_error). The consignment
  * itself is never changed.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { addresses, carriers, consignmentItems, consignments, dangerousGoodsItems, invoiceCosts, invoiceDetails, reconciliations, services, sites } from "../../../db/schema";
 import { ratingPayloadSchema, type RatingPayload } from "../rating/payload";
+import { ratingData, type RatingData } from "../rating/rating-data.server";
 import { rateAtSite } from "../rating/rating.server";
 import { placeName } from "../consignments/form";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -20,6 +20,7 @@ import { compareAgain } from "./compare.server";
 import { getReconciliation, visibleReconciliation } from "./detail.server";
 import { RECONCILIATION_MESSAGES } from "./states";
 import { rerateDecision, rerateStatus, type RerateStatus } from "./rerate";
+import { readRerateFacts, type RerateFacts, type RerateService, type RerateSite } from "./rerate-facts.server";
 
 /** spec 3 section 8's warning, when a reconciliation has no consignment to re-rate */
 export const NO_CONSIGNMENT = "No consignment found";
@@ -31,18 +32,11 @@ export interface RerateOutcome {
   error: string | null;
 }
 
-type Facts = NonNullable<Awaited<ReturnType<typeof readFacts>>>;
-
-async function readFacts(db: DbOrTx, reconciliationId: number) {
-  const [row] = await db
-    .select({ r: reconciliations, d: invoiceDetails, c: consignments })
-    .from(reconciliations)
-    .innerJoin(invoiceDetails, eq(invoiceDetails.id, reconciliations.invoiceDetailId))
-    .leftJoin(consignments, eq(consignments.id, reconciliations.consignmentId))
-    .where(eq(reconciliations.id, reconciliationId));
-  if (!row) return null;
-  const costs = await db.select({ category: invoiceCosts.category, amount: invoiceCosts.amount }).from(invoiceCosts).where(eq(invoiceCosts.invoiceDetailId, row.d.id));
-  return { ...row, costs };
+interface RerateResult {
+  status: RerateStatus;
+  error: string | null;
+  detail: Record<string, unknown> | null;
+  required: boolean;
 }
 
 /**
@@ -52,16 +46,10 @@ async function readFacts(db: DbOrTx, reconciliationId: number) {
  * charge weight is the invoice's), the consignment's items otherwise. The despatch date is the
  * consignment's (the lane and levy in force then).
  */
-async function payloadFor(db: DbOrTx, f: Facts, chargeWeight: number | undefined): Promise<{ payload: RatingPayload } | { error: string }> {
+function payloadFor(f: RerateFacts, chargeWeight: number | undefined): { payload: RatingPayload } | { error: string } {
   const c = f.c!;
-  const [siteRow] = await db.select({ code: sites.code }).from(sites).where(eq(sites.id, c.siteId));
-  const items = await db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, c.id));
-  const dg = items.length ? await db.select({ itemId: dangerousGoodsItems.itemId }).from(dangerousGoodsItems).where(inArray(dangerousGoodsItems.itemId, items.map((i) => i.id))) : [];
-  const ids = [c.senderAddressId, c.receiverAddressId].filter((v): v is number => v != null);
-  const found = ids.length ? await db.select().from(addresses).where(inArray(addresses.id, ids)) : [];
-  const sender = found.find((a) => a.id === c.senderAddressId);
-  const receiver = found.find((a) => a.id === c.receiverAddressId);
-  const hasDg = (id: number) => dg.some((d) => d.itemId === id);
+  const { items, sender, receiver } = f;
+  const hasDg = (id: number) => f.dgItemIds.has(id);
   const quantity = items.reduce((a, i) => a + i.quantity, 0) || (f.d.totalQuantity ?? 0);
   const lines =
     chargeWeight !== undefined
@@ -71,7 +59,7 @@ async function payloadFor(db: DbOrTx, f: Facts, chargeWeight: number | undefined
   const raw = {
     // checked with today's date: the schema refuses past dates, a re-rate prices the day it went
     despatch_date: new Date().toISOString().slice(0, 10),
-    site_code: siteRow?.code ?? "",
+    site_code: f.site?.code ?? "",
     items: lines.length ? lines : [{ quantity: 0, weight_in_uom: 0 }],
     return_type: c.returnType,
     sender_locality: part(f.d.senderLocality, sender && placeName(sender)),
@@ -93,22 +81,29 @@ async function payloadFor(db: DbOrTx, f: Facts, chargeWeight: number | undefined
   return { payload: { ...parsed.data, despatch_date: c.despatchDate ?? parsed.data.despatch_date } };
 }
 
-async function rerateOne(db: DbOrTx, f: Facts): Promise<{ status: RerateStatus; error: string | null; detail: Record<string, unknown> | null; required: boolean }> {
+/** What is known before pricing: the outcome when the line needs no rating or cannot rate, else what to price. */
+type Prepared = { done: RerateResult } | { payload: RatingPayload; site: RerateSite; service: RerateService; customerId: number };
+
+function prepare(f: RerateFacts): Prepared {
   const facts = { costs: f.costs, total_cost: f.d.totalCost, charge_weight: f.d.totalChargeWeight, from_zone: f.d.senderZone, to_zone: f.d.receiverZone, service_id: f.d.serviceId, unquoted: f.d.unquoted };
   const consignment = f.c ? { rating_detail: f.c.ratingDetail, service_id: f.c.serviceId } : null;
   const decision = rerateDecision(facts, consignment);
-  if (!decision.required) return { status: rerateStatus({ rerate_required: false, has_consignment: consignment != null, outcome: null }), error: null, detail: null, required: false };
-  if (!f.c) return { status: "rerate_error", error: NO_CONSIGNMENT, detail: null, required: true };
-  const failed = (error: string) => ({ status: rerateStatus({ rerate_required: true, has_consignment: true, outcome: "failed" }), error, detail: null, required: true });
-  const built = await payloadFor(db, f, decision.changes.charge_weight);
-  if ("error" in built) return failed(built.error);
-  const [site] = await db.select({ id: sites.id, code: sites.code, som: sites.som, region: sites.region }).from(sites).where(eq(sites.id, f.c.siteId));
-  const serviceId = !f.d.unquoted && f.d.serviceId != null ? f.d.serviceId : f.c.serviceId;
-  const [svc] = serviceId == null ? [] : await db.select({ code: services.code, carrierCode: carriers.code }).from(services).innerJoin(carriers, eq(carriers.id, services.carrierId)).where(eq(services.id, serviceId));
-  if (!site || !svc) return failed(SERVICE_CANNOT_RATE);
+  if (!decision.required) return { done: { status: rerateStatus({ rerate_required: false, has_consignment: consignment != null, outcome: null }), error: null, detail: null, required: false } };
+  if (!f.c) return { done: { status: "rerate_error", error: NO_CONSIGNMENT, detail: null, required: true } };
+  const built = payloadFor(f, decision.changes.charge_weight);
+  if ("error" in built) return { done: failed(built.error) };
+  if (!f.site || !f.service) return { done: failed(SERVICE_CANNOT_RATE) };
+  return { payload: built.payload, site: f.site, service: f.service, customerId: f.c.customerId };
+}
+
+function failed(error: string): RerateResult {
+  return { status: rerateStatus({ rerate_required: true, has_consignment: true, outcome: "failed" }), error, detail: null, required: true };
+}
+
+async function price(db: DbOrTx, p: Exclude<Prepared, { done: RerateResult }>, data: RatingData): Promise<RerateResult> {
   try {
-    const response = await rateAtSite(db, f.c.customerId, site, built.payload);
-    const rate = response.carriers.find((r) => r.code.toLowerCase() === svc.carrierCode.toLowerCase() && r.service_code.toLowerCase() === svc.code.toLowerCase());
+    const response = await rateAtSite(db, p.customerId, p.site, p.payload, data);
+    const rate = response.carriers.find((r) => r.code.toLowerCase() === p.service.carrierCode.toLowerCase() && r.service_code.toLowerCase() === p.service.code.toLowerCase());
     if (!rate?.rating_detail) return failed(SERVICE_CANNOT_RATE);
     return { status: rerateStatus({ rerate_required: true, has_consignment: true, outcome: "done" }), error: null, detail: rate.rating_detail as unknown as Record<string, unknown>, required: true };
   } catch (e) {
@@ -118,23 +113,60 @@ async function rerateOne(db: DbOrTx, f: Facts): Promise<{ status: RerateStatus; 
   }
 }
 
+/** The outcomes, one statement for the lot (the rows as one JSON parameter). */
+async function writeOutcomes(db: DbOrTx, results: Array<{ id: number } & RerateResult>) {
+  if (results.length === 0) return;
+  const rows = results.map((r) => ({ id: r.id, required: r.required, status: r.status, error: r.error, detail: r.detail }));
+  await db.execute(sql`
+    update reconciliations r set rerate_required = x.required, rerate_status = x.status, rerate_error = x.error, rerate_detail = x.detail
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id int, required boolean, status text, error text, detail jsonb)
+    where r.id = x.id`);
+}
+
 /**
  * Re-rates the reconciliations `reconciliationIds` (the ones whose re-rate is not required are
- * marked 'Same as original consignment'); what the reconcile job may call after comparing.
+ * marked 'Same as original consignment'); what the reconcile job calls after comparing, a chunk at
+ * a time. Each line is priced by rateAtSite as before; the facts are read for the whole chunk, the
+ * engine's reference data once for it (as the bulk upload does), and the outcomes written in one
+ * statement.
  */
 export async function rerateLines(db: DbOrTx, reconciliationIds: number[]): Promise<RerateOutcome[]> {
-  const out: RerateOutcome[] = [];
-  for (const id of new Set(reconciliationIds)) {
-    const f = await readFacts(db, id);
-    if (!f) continue;
-    const result = await rerateOne(db, f);
-    await db
-      .update(reconciliations)
-      .set({ rerateRequired: result.required, rerateStatus: result.status, rerateError: result.error, rerateDetail: result.detail })
-      .where(and(eq(reconciliations.id, id)));
-    out.push({ id, status: result.status, error: result.error });
+  const unique = [...new Set(reconciliationIds)];
+  const facts = await readRerateFacts(db, unique);
+  const prepared = unique.flatMap((id) => {
+    const f = facts.get(id);
+    return f ? [{ id, p: prepare(f) }] : [];
+  });
+  const toPrice = prepared.flatMap(({ p }) => ("done" in p ? [] : [p]));
+  const data = toPrice.length ? await ratingData(db) : null;
+  if (data) await warmCache(data, toPrice);
+  const results: Array<{ id: number } & RerateResult> = [];
+  try {
+    for (const { id, p } of prepared) results.push({ id, ...("done" in p ? p.done : await price(db, p, data!)) });
+  } catch (e) {
+    // an unexpected failure ends the job: what was priced before it is kept, as a line-by-line write would have
+    await writeOutcomes(db, results).catch(() => {});
+    throw e;
   }
-  return out;
+  await writeOutcomes(db, results);
+  return results.map(({ id, status, error }) => ({ id, status, error }));
+}
+
+/**
+ * Fills the engine's cache with the chunk's places, and the zone rows of its sites' carriers
+ * there, in a query or two (rateAtSite would look up each new place and postcode on its own);
+ * the engine still reads and decides each line itself.
+ */
+async function warmCache(data: RatingData, list: Array<{ payload: RatingPayload; site: RerateSite }>) {
+  const placesOf = (p: RatingPayload) => [
+    { locality: p.sender_locality, postcode: p.sender_postcode, country: p.sender_country, sublocality: p.sender_sublocality },
+    { locality: p.receiver_locality, postcode: p.receiver_postcode, country: p.receiver_country, sublocality: p.receiver_sublocality },
+  ];
+  await data.places(list.flatMap(({ payload }) => placesOf(payload)));
+  const siteIds = [...new Set(list.map((l) => l.site.id))];
+  const carrierIds = new Set<number>();
+  for (const siteId of siteIds) for (const o of await data.offered(siteId)) carrierIds.add(o.carrier.id);
+  if (carrierIds.size) await data.zones([...carrierIds], list.flatMap(({ payload }) => placesOf(payload)));
 }
 
 /** Why Re Run is refused on a reconciled line (spec 3 section 2: Re Run only when not reconciled). */
