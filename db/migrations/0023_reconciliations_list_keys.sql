@@ -31,7 +31,8 @@ UPDATE "reconciliations" r SET "invoice_id" = d."invoice_id", "consignment_key" 
   "from_zone_key" = upper(d."sender_zone"), "to_zone_key" = upper(d."receiver_zone"), "charge_weight" = d."total_charge_weight"
 FROM "invoice_details" d JOIN "invoices" i ON i."id" = d."invoice_id" WHERE d."id" = r."invoice_detail_id";
 --> statement-breakpoint
--- A new reconciliation takes its keys from its invoice line, whoever writes it.
+-- A new reconciliation takes its keys from its invoice line, whoever writes it (the reconcile
+-- job's upsert joins them itself, set-wise, and is spared the trigger).
 CREATE FUNCTION reconciliation_line_keys() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   SELECT d.invoice_id, upper(d.consignment_number), upper(i.invoice_number), upper(d.sender_zone), upper(d.receiver_zone), d.total_charge_weight
@@ -40,7 +41,9 @@ BEGIN
   RETURN NEW;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER reconciliations_line_keys BEFORE INSERT OR UPDATE OF invoice_detail_id ON reconciliations FOR EACH ROW EXECUTE FUNCTION reconciliation_line_keys();
+CREATE TRIGGER reconciliations_line_keys BEFORE INSERT ON reconciliations FOR EACH ROW WHEN (NEW.invoice_id IS NULL) EXECUTE FUNCTION reconciliation_line_keys();
+--> statement-breakpoint
+CREATE TRIGGER reconciliations_line_keys_moved BEFORE UPDATE OF invoice_detail_id ON reconciliations FOR EACH ROW EXECUTE FUNCTION reconciliation_line_keys();
 --> statement-breakpoint
 -- An edited invoice line (the invoice detail modal) carries its new values to its reconciliation.
 CREATE FUNCTION invoice_detail_reconciliation_keys() RETURNS trigger LANGUAGE plpgsql AS $$

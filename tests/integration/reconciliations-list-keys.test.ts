@@ -14,6 +14,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { loadCurrentUser, type CurrentUser } from "../../app/modules/auth/current-user.server";
 import { bulkUpdate } from "../../app/modules/reconciliation/bulk.server";
 import { listMeta, listReconciliations } from "../../app/modules/reconciliation/list.server";
+import { reconcileLines } from "../../app/modules/reconciliation/reconcile.server";
 import { compactReconciliationTallies } from "../../app/modules/reconciliation/tallies.server";
 import { deleteInvoices } from "../../app/modules/invoices/actions.server";
 import { rowsOf } from "../../app/utils/sql-rows";
@@ -89,6 +90,23 @@ describe("the invoice line's keys on its reconciliation", () => {
     await db.update(invoices).set({ invoiceNumber: "Renamed-7" }).where(eq(invoices.id, invoiceId));
     expect((await keys(recIds[0]!)).invoiceNumberKey).toBe("RENAMED-7");
     expect((await keys(recIds[1]!)).invoiceNumberKey).toBe("RENAMED-7");
+  });
+
+  it("are written by the reconcile job's own upsert (which spares itself the per-row trigger), and its runs keep the tallies true", async () => {
+    const [inv] = await db.insert(invoices).values({ accountingType: "payable", invoiceNumber: "Job-k1", carrierId: ids.northline, state: "allocated", total: "0" }).returning();
+    for (let n = 1; n <= 3; n++) {
+      await db.insert(invoiceDetails).values({ invoiceId: inv!.id, lineNumber: n, carrierId: ids.northline, customerId: ids.acme, state: "allocated", consignmentNumber: `job-cn-${n}`, senderZone: "adl", receiverZone: "drw", totalChargeWeight: "3.5", totalCost: "10" });
+    }
+    const result = await reconcileLines(db, { invoiceIds: [inv!.id] });
+    expect(result.compared).toBe(3);
+    const rows = await db.select().from(reconciliations).where(eq(reconciliations.invoiceId, inv!.id)).orderBy(reconciliations.id);
+    expect(rows.map((r) => [r.consignmentKey, r.invoiceNumberKey, r.fromZoneKey, r.toZoneKey, r.chargeWeight])).toEqual(
+      [1, 2, 3].map((n) => [`JOB-CN-${n}`, "JOB-K1", "ADL", "DRW", "3.500"]),
+    );
+    await expectTalliesTrue();
+    // run again: the same lines, the same tallies
+    await reconcileLines(db, { invoiceIds: [inv!.id] });
+    await expectTalliesTrue();
   });
 
   it("serve the list's filters and sorts: lower-case input finds upper- and lower-case values", async () => {

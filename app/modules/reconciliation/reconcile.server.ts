@@ -139,12 +139,17 @@ export async function reconcileLines(
     // this write: their decision wins over the job's.
     await db.execute(sql`
       insert into reconciliations (invoice_detail_id, consignment_id, customer_id, carrier_id, state, reason_categories, rated_buy, rated_sell, invoiced,
-        discrepancy_amount, margin, margin_percent, categories, rerate_required, rerate_status, reconciled_at)
+        discrepancy_amount, margin, margin_percent, categories, rerate_required, rerate_status, reconciled_at,
+        invoice_id, consignment_key, invoice_number_key, from_zone_key, to_zone_key, charge_weight)
       select r.invoice_detail_id, r.consignment_id, r.customer_id, r.carrier_id, r.state, array(select jsonb_array_elements_text(r.reason_categories)),
-        r.rated_buy, r.rated_sell, r.invoiced, r.discrepancy_amount, r.margin, r.margin_percent, r.categories, r.rerate_required, r.rerate_status, r.reconciled_at
+        r.rated_buy, r.rated_sell, r.invoiced, r.discrepancy_amount, r.margin, r.margin_percent, r.categories, r.rerate_required, r.rerate_status, r.reconciled_at,
+        -- the list's keys (migration 0023), joined here for the chunk rather than by the per-row trigger
+        d.invoice_id, upper(d.consignment_number), upper(i.invoice_number), upper(d.sender_zone), upper(d.receiver_zone), d.total_charge_weight
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(invoice_detail_id int, consignment_id int, customer_id int, carrier_id int, state text,
         reason_categories jsonb, rated_buy numeric, rated_sell numeric, invoiced numeric, discrepancy_amount numeric, margin numeric, margin_percent numeric,
         categories jsonb, rerate_required boolean, rerate_status text, reconciled_at timestamptz)
+      join invoice_details d on d.id = r.invoice_detail_id
+      join invoices i on i.id = d.invoice_id
       on conflict (invoice_detail_id) do update set
         consignment_id = excluded.consignment_id, customer_id = excluded.customer_id, carrier_id = excluded.carrier_id, state = excluded.state,
         reason_categories = excluded.reason_categories, rated_buy = excluded.rated_buy, rated_sell = excluded.rated_sell, invoiced = excluded.invoiced,
