@@ -207,9 +207,11 @@ export async function benchReconcile(): Promise<ReconcileRun> {
     if (rowsOf(read).length !== total) throw new Error(`the floor read ${rowsOf(read).length} lines, not ${total}`);
     const t3 = performance.now();
     await db.execute(sql`
-      insert into reconciliations (invoice_detail_id, consignment_id, customer_id, carrier_id, state, rated_buy, rated_sell, invoiced, discrepancy_amount, margin, categories, rerate_required, rerate_status)
-      select d.id, d.consignment_id, d.customer_id, d.carrier_id, 'reconciled', d.total_cost, d.total_cost, d.total_cost, 0, 0, '[]'::jsonb, false, 'rerate_not_required'
-      from invoice_details d where d.invoice_id = ${invoiceId}`);
+      insert into reconciliations (invoice_detail_id, consignment_id, customer_id, carrier_id, state, rated_buy, rated_sell, invoiced, discrepancy_amount, margin, categories, rerate_required, rerate_status,
+        invoice_id, consignment_key, invoice_number_key, from_zone_key, to_zone_key, charge_weight)
+      select d.id, d.consignment_id, d.customer_id, d.carrier_id, 'reconciled', d.total_cost, d.total_cost, d.total_cost, 0, 0, '[]'::jsonb, false, 'rerate_not_required',
+        d.invoice_id, upper(d.consignment_number), upper(i.invoice_number), upper(d.sender_zone), upper(d.receiver_zone), d.total_charge_weight
+      from invoice_details d join invoices i on i.id = d.invoice_id where d.invoice_id = ${invoiceId}`);
     const insertSeconds = (performance.now() - t3) / 1000;
 
     return { total, jobSeconds, rerunSeconds, selectSeconds, insertSeconds, result, rerun, fullSeconds, rerateSeconds, fullCpuSeconds, rerates, statuses, errors: rerateErrors?.errors ?? {} };

@@ -9,6 +9,7 @@ CREATE TABLE "reconciliation_tallies" (
 	"discrepancy" numeric(16, 2) NOT NULL
 );
 --> statement-breakpoint
+DROP INDEX "reconciliations_state_idx";--> statement-breakpoint
 DROP INDEX "reconciliations_state_margin_idx";--> statement-breakpoint
 DROP INDEX "reconciliations_state_discrepancy_idx";--> statement-breakpoint
 ALTER TABLE "reconciliations" ADD COLUMN "invoice_id" integer;--> statement-breakpoint

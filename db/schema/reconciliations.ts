@@ -75,7 +75,6 @@ export const reconciliations = pgTable(
   },
   (t) => [
     uniqueIndex("reconciliations_detail_idx").on(t.invoiceDetailId),
-    index("reconciliations_state_idx").on(t.state, t.carrierId, t.customerId),
     // the reconciliations list (app/modules/reconciliation/list.server.ts): a tab's page newest
     // first, and sorted by margin or discrepancy, read from the index without sorting the tab
     index("reconciliations_state_id_idx").on(t.state, t.id),

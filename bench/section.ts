@@ -1,0 +1,55 @@
+/**
+ * One finance section of docs/performance.md measured again and written in place, the rest of the
+ * file left as it is: `NODE_ENV=production DATABASE_URL=... npx tsx bench/section.ts reconcile`
+ * (or reconciliations-list, invoice-import, allocation). `npm run bench` measures them all.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { startTestServer } from "../tests/support/server";
+import { allocationSection } from "./allocation";
+import { invoiceImportSection } from "./invoice-import";
+import { reconcileSection } from "./reconcile";
+import { reconciliationsListSection } from "./reconciliations-list";
+
+const SECTIONS: Record<string, () => Promise<string[]>> = {
+  reconcile: reconcileSection,
+  "reconciliations-list": reconciliationsListSection,
+  allocation: allocationSection,
+  "invoice-import": async () => {
+    const server = await startTestServer();
+    try {
+      return await invoiceImportSection(server.db, server.test.database.url);
+    } finally {
+      await server.close();
+    }
+  },
+};
+
+/** The file with the section that starts with the same "## " heading replaced (or added at the end). */
+export function replaceSection(doc: string, section: string[]): string {
+  const heading = section.find((l) => l.startsWith("## "));
+  if (!heading) throw new Error("a section starts with its ## heading");
+  const lines = doc.split("\n");
+  const start = lines.indexOf(heading);
+  if (start < 0) return [...lines, ...section].join("\n");
+  let end = lines.findIndex((l, i) => i > start && l.startsWith("## "));
+  if (end < 0) end = lines.length;
+  return [...lines.slice(0, start), ...section, ...lines.slice(end)].join("\n");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const name = process.argv[2] ?? "";
+  const run = SECTIONS[name];
+  if (!run) {
+    console.error(`usage: tsx bench/section.ts ${Object.keys(SECTIONS).join("|")}`);
+    process.exit(2);
+  }
+  console.log(`${new Date().toISOString()} on ${os.cpus().length} x ${os.cpus()[0]?.model}, Node ${process.version}`);
+  const section = await run();
+  const at = section.findIndex((l) => l.startsWith("## "));
+  const note = `_Measured again on its own ${new Date().toISOString().slice(0, 10)} (\`bench/section.ts ${name}\`, ${os.cpus().length} x ${os.cpus()[0]?.model}, Node ${process.version}, ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}, NODE_ENV=${process.env.NODE_ENV ?? "unset"}); the rest of this file is from the date at its top._`;
+  const dated = [...section.slice(0, at + 1), "", note, ...section.slice(at + 1)];
+  writeFileSync("docs/performance.md", replaceSection(readFileSync("docs/performance.md", "utf8"), dated));
+  console.log(dated.join("\n"));
+  process.exit(0);
+}
