@@ -68,3 +68,23 @@ it("gives each line of a chunk the outcome and stored re-rate it gets alone", as
   expect(details.length).toBeGreaterThanOrEqual(2);
   expect(new Set(details).size).toBe(details.length);
 });
+
+it("does not overwrite a line whose version moved while the chunk was priced (a Re Run or a cost change re-rated it)", async () => {
+  const a = await recOf(DEMO_INVOICE_NUMBERS.auspost, 2);
+  const b = await recOf(DEMO_INVOICE_NUMBERS.NORTHLINE, 3);
+  await forget([a.id, b.id]);
+  await rerateLines(db(), [a.id, b.id], {
+    // someone else's save lands meanwhile: it raised a's version and stored its own outcome
+    beforeWrite: async () => {
+      await db()
+        .update(reconciliations)
+        .set({ version: sql`${reconciliations.version} + 1`, rerateStatus: "rerate_error", rerateError: "theirs" })
+        .where(eq(reconciliations.id, a.id));
+    },
+  });
+  const after = await stored([a.id, b.id]);
+  const sa = after.find((r) => r.id === a.id);
+  const sb = after.find((r) => r.id === b.id);
+  expect(sa).toMatchObject({ status: "rerate_error", error: "theirs" });
+  expect(sb!.status).not.toBe("loading");
+});

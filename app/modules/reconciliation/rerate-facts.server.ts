@@ -56,6 +56,8 @@ export type RerateService = { code: string; carrierCode: string };
 
 /** One reconciliation's facts, as rerate.server.ts's prepare reads them. */
 export interface RerateFacts {
+  /** the reconciliation's version when read: the outcome is written only if it still holds */
+  version: number;
   d: Row<typeof detailColumns>;
   c: Row<typeof consignmentColumns> | null;
   costs: Array<{ category: string; amount: string }>;
@@ -86,7 +88,7 @@ export async function readRerateFacts(db: DbOrTx, reconciliationIds: number[]): 
   const out = new Map<number, RerateFacts>();
   if (reconciliationIds.length === 0) return out;
   const rows = await db
-    .select({ id: reconciliations.id, d: detailColumns, c: consignmentColumns })
+    .select({ id: reconciliations.id, version: reconciliations.version, d: detailColumns, c: consignmentColumns })
     .from(reconciliations)
     .innerJoin(invoiceDetails, eq(invoiceDetails.id, reconciliations.invoiceDetailId))
     .leftJoin(consignments, eq(consignments.id, reconciliations.consignmentId))
@@ -125,6 +127,7 @@ export async function readRerateFacts(db: DbOrTx, reconciliationIds: number[]): 
     const c = r.c;
     const serviceId = serviceIdOf(r);
     out.set(r.id, {
+      version: r.version,
       d: r.d,
       c,
       costs: (costsOf.get(r.d.id) ?? []).map(({ category, amount }) => ({ category, amount })),

@@ -113,14 +113,19 @@ async function price(db: DbOrTx, p: Exclude<Prepared, { done: RerateResult }>, d
   }
 }
 
-/** The outcomes, one statement for the lot (the rows as one JSON parameter). */
-async function writeOutcomes(db: DbOrTx, results: Array<{ id: number } & RerateResult>) {
+/**
+ * The outcomes, one statement for the lot (the rows as one JSON parameter). Each only where the
+ * reconciliation's version is the one its facts were read at: a Re Run or a cost change that
+ * landed while the chunk was being priced (it raises the version, and re-rates itself) is not
+ * overwritten by this older outcome.
+ */
+async function writeOutcomes(db: DbOrTx, results: Array<{ id: number; version: number } & RerateResult>) {
   if (results.length === 0) return;
-  const rows = results.map((r) => ({ id: r.id, required: r.required, status: r.status, error: r.error, detail: r.detail }));
+  const rows = results.map((r) => ({ id: r.id, version: r.version, required: r.required, status: r.status, error: r.error, detail: r.detail }));
   await db.execute(sql`
     update reconciliations r set rerate_required = x.required, rerate_status = x.status, rerate_error = x.error, rerate_detail = x.detail
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id int, required boolean, status text, error text, detail jsonb)
-    where r.id = x.id`);
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id int, version int, required boolean, status text, error text, detail jsonb)
+    where r.id = x.id and r.version = x.version`);
 }
 
 /**
@@ -128,26 +133,27 @@ async function writeOutcomes(db: DbOrTx, results: Array<{ id: number } & RerateR
  * marked 'Same as original consignment'); what the reconcile job calls after comparing, a chunk at
  * a time. Each line is priced by rateAtSite as before; the facts are read for the whole chunk, the
  * engine's reference data once for it (as the bulk upload does), and the outcomes written in one
- * statement.
+ * statement. `beforeWrite` lets a test act between the pricing and the write.
  */
-export async function rerateLines(db: DbOrTx, reconciliationIds: number[]): Promise<RerateOutcome[]> {
+export async function rerateLines(db: DbOrTx, reconciliationIds: number[], hooks: { beforeWrite?: () => Promise<void> } = {}): Promise<RerateOutcome[]> {
   const unique = [...new Set(reconciliationIds)];
   const facts = await readRerateFacts(db, unique);
   const prepared = unique.flatMap((id) => {
     const f = facts.get(id);
-    return f ? [{ id, p: prepare(f) }] : [];
+    return f ? [{ id, version: f.version, p: prepare(f) }] : [];
   });
   const toPrice = prepared.flatMap(({ p }) => ("done" in p ? [] : [p]));
   const data = toPrice.length ? await ratingData(db) : null;
   if (data) await warmCache(data, toPrice);
-  const results: Array<{ id: number } & RerateResult> = [];
+  const results: Array<{ id: number; version: number } & RerateResult> = [];
   try {
-    for (const { id, p } of prepared) results.push({ id, ...("done" in p ? p.done : await price(db, p, data!)) });
+    for (const { id, version, p } of prepared) results.push({ id, version, ...("done" in p ? p.done : await price(db, p, data!)) });
   } catch (e) {
     // an unexpected failure ends the job: what was priced before it is kept, as a line-by-line write would have
     await writeOutcomes(db, results).catch(() => {});
     throw e;
   }
+  await hooks.beforeWrite?.();
   await writeOutcomes(db, results);
   return results.map(({ id, status, error }) => ({ id, status, error }));
 }
