@@ -21,7 +21,10 @@ export const invoicePaths = {
     delete: { summary: `Deletes the invoice, its lines, costs and kept file; 409 once exported. ${admin}`, parameters: [idParam("id")], responses: { ...ok("{ deleted, message }"), ...errorResponses } },
   },
   "/api/invoices/export": {
-    post: { summary: `{ ids, format: csv | xlsx | accounting }: csv/xlsx answer the file of lines and cost lines (formulas neutralised); accounting sends a bill per invoice whose carrier is mapped to a supplier: { exported, bills, skipped, message }. Exported invoices and lines get state exported. ${admin}`, responses: { ...ok("File or { exported, bills, skipped, message }"), ...errorResponses } },
+    post: {
+      summary: `{ ids, format: csv | xlsx | accounting }, the ids all payable or all receivable (400 when mixed): csv/xlsx answer the file of lines and cost lines (formulas neutralised; a receivable invoice's at sell); accounting sends payable invoices as bills where the carrier is mapped to a supplier ({ exported, bills, skipped, message }) and receivable ones as sales invoices to the customer's card, made on first use ({ exported, sales, skipped, message }). Exported payable invoices and lines get state exported; receivable ones keep state invoiced and get exported_at. ${admin}`,
+      responses: { ...ok("File, or { exported, bills | sales, skipped, message }"), ...errorResponses },
+    },
   },
   "/api/invoices/search": {
     get: { summary: `?query= (3 characters or more): at most 10 { id, invoice_number (or 'Pending'), references, consignment_numbers, state, invoice_date, url }. ${scoped}`, responses: { ...ok("{ invoices }"), ...errorResponses } },
