@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import { seedDemo } from "../db/seed/demo";
 import { startTestServer } from "../tests/support/server";
 import { allocationSection } from "./allocation";
 import { invoiceImportSection } from "./invoice-import";
@@ -18,6 +19,8 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   "invoice-import": async () => {
     const server = await startTestServer();
     try {
+      // as npm run bench's server has it: the demo's carriers and users
+      await seedDemo(server.db);
       return await invoiceImportSection(server.db, server.test.database.url);
     } finally {
       await server.close();

@@ -17,6 +17,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { canAdministerInvoices } from "./access";
 import { checkUpload, removeInvoiceFile, storedPath, storeInvoiceFile } from "./files.server";
 import { getConfig, loadConfig, type ConfigJson } from "./templates/configs.server";
+import { lineWriter, type PendingLine } from "./import-lines.server";
 import type { MappedLine } from "./templates/map-fields";
 import { runTemplate } from "./templates/pipeline";
 import { FAILED_TO_READ, FileReadError, readRows, type ReadMeter } from "./templates/readers.server";
@@ -24,8 +25,6 @@ import { problemText } from "./templates/test-run.server";
 
 export const INVOICE_IMPORT_JOB = "invoices.import";
 export const MAX_FILES = 20;
-/** lines written per statement */
-const CHUNK = 2000;
 
 export const invoiceImportPayload = z.object({
   configId: z.number().int().positive(),
@@ -148,7 +147,8 @@ async function importFile(db: Db, config: ConfigJson, carrierName: string, f: In
 }
 
 interface OpenInvoice {
-  id: number;
+  /** made in the file's order of statements, not waited for while reading (import-lines.server.ts) */
+  id: Promise<number>;
   number: string;
   date: string | null;
   total: number | null;
@@ -166,57 +166,78 @@ async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f:
   const { results } = runTemplate(rows, config.transformations);
   const open = new Map<string, OpenInvoice>();
   const problems: string[] = [];
-  let chunk: { invoice: OpenInvoice; line: MappedLine; n: number }[] = [];
+  const writer = lineWriter(tx, config.carrier_id, meter.rows);
+  // everything sent so far has settled: the rollback must not be sent while a COPY is open
+  const settled = () => writer.exclusive(async () => {}).catch(() => {});
+  let chunk: PendingLine[] = [];
   let n = 0;
-  // one chunk is written while the next is read and mapped: the database and the parsing each
-  // have a core (bench/invoice-import.ts); the write's failure is thrown at the next flush
+  // chunks are written while the next are read and mapped: the database and the parsing each
+  // have a core (bench/invoice-import.ts); a write's failure is thrown at a later flush
   let writing: Promise<void> = Promise.resolve();
-  const flush = async () => {
+  const flush = async (last: boolean) => {
     await writing;
     if (chunk.length) {
-      writing = insertLines(tx, config.carrier_id, chunk);
+      writing = writer.write(chunk, last);
       writing.catch(() => {});
     }
     chunk = [];
   };
-  for await (const m of results) {
-    report(meter.fraction);
-    if (!m.ok) {
-      problems.push(problemText(m));
-      if (problems.length >= UPLOAD_ERRORS_SHOWN) break;
-      continue;
+  let seen = 0;
+  try {
+    for await (const m of results) {
+      report(meter.fraction);
+      // reading runs on microtasks through a whole read of the file, while each COPY waits on its
+      // answer being taken: let the socket's events in every few hundred rows
+      if (++seen % 256 === 0) await new Promise((go) => setImmediate(go));
+      if (!m.ok) {
+        problems.push(problemText(m));
+        if (problems.length >= UPLOAD_ERRORS_SHOWN) break;
+        continue;
+      }
+      if (problems.length) continue;
+      const key = m.line.invoice.invoiceNumber.toLowerCase();
+      let inv = open.get(key);
+      if (!inv) {
+        const line = m.line;
+        const id = writer.exclusive(() => openInvoice(tx, config, carrierName, f, userId, line));
+        id.catch(() => {});
+        inv = { id, number: line.invoice.invoiceNumber, date: line.invoice.invoiceDate, total: line.invoice.total, lineTotal: 0 };
+        open.set(key, inv);
+      }
+      inv.date ??= m.line.invoice.invoiceDate;
+      inv.total ??= m.line.invoice.total;
+      inv.lineTotal += Number(m.line.detail.total_cost ?? 0);
+      n += 1;
+      chunk.push({ invoiceId: inv.id, line: m.line, n });
+      if (chunk.length >= writer.chunk) await flush(false);
     }
-    if (problems.length) continue;
-    const key = m.line.invoice.invoiceNumber.toLowerCase();
-    let inv = open.get(key);
-    if (!inv) {
-      inv = await openInvoice(tx, config, carrierName, f, userId, m.line);
-      open.set(key, inv);
-    }
-    inv.date ??= m.line.invoice.invoiceDate;
-    inv.total ??= m.line.invoice.total;
-    inv.lineTotal += Number(m.line.detail.total_cost ?? 0);
-    n += 1;
-    chunk.push({ invoice: inv, line: m.line, n });
-    if (chunk.length >= CHUNK) await flush();
+    // an invoice already billed is the file's first problem, as it was met before any bad row
+    for (const inv of open.values()) await inv.id;
+  } catch (e) {
+    await settled();
+    throw e;
   }
   if (problems.length) {
-    await writing.catch(() => {});
+    await settled();
     throw new FileRefused(problems);
   }
-  await flush();
+  await flush(true);
   await writing;
   if (!open.size) throw new FileRefused(["No rows present in import results."]);
+  const ids: number[] = [];
   for (const inv of open.values()) {
+    const id = await inv.id;
     const total = inv.total ?? Math.round(inv.lineTotal * 100) / 100;
-    await tx.update(invoices).set({ invoiceDate: inv.date, total: total.toFixed(2) }).where(eq(invoices.id, inv.id));
+    await writer.exclusive(() => tx.update(invoices).set({ invoiceDate: inv.date, total: total.toFixed(2) }).where(eq(invoices.id, id)));
+    ids.push(id);
   }
   out.invoices = [...open.values()].map((i) => i.number);
   out.lines = n;
-  return [...open.values()].map((i) => i.id);
+  return ids;
 }
 
-async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, line: MappedLine): Promise<OpenInvoice> {
+/** Refuses an invoice number the carrier already billed; answers the new invoice's id. */
+async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, line: MappedLine): Promise<number> {
   const number = line.invoice.invoiceNumber;
   const [taken] = await tx
     .select({ id: invoices.id })
@@ -237,33 +258,5 @@ async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, 
       createdById: userId,
     })
     .returning({ id: invoices.id });
-  return { id: made!.id, number, date: line.invoice.invoiceDate, total: line.invoice.total, lineTotal: 0 };
-}
-
-const DETAIL_COLUMNS = [
-  "consignment_number", "account_number", "parent_account_number", "payer", "reference", "service_description",
-  "sender_name", "sender_locality", "sender_postcode", "sender_region", "sender_zone", "sender_country",
-  "receiver_name", "receiver_locality", "receiver_postcode", "receiver_region", "receiver_zone",
-  "despatch_date", "dangerous_goods", "total_quantity", "total_weight_in_uom", "total_charge_weight", "total_volume_in_uom_cubed", "total_cost",
-] as const;
-
-/**
- * One statement per chunk: the lines from a JSON array (json_populate_recordset), and their cost
- * lines joined to the new line ids by (invoice, line number) in the same statement.
- */
-async function insertLines(tx: DbOrTx, carrierId: number, chunk: { invoice: OpenInvoice; line: MappedLine; n: number }[]): Promise<void> {
-  const details = chunk.map(({ invoice, line, n }) => ({ ...line.detail, invoice_id: invoice.id, line_number: n, carrier_id: carrierId, dangerous_goods: line.detail.dangerous_goods ?? false, total_cost: line.detail.total_cost ?? 0 }));
-  const costs = chunk.flatMap(({ invoice, line, n }) => line.costs.map((c) => ({ invoice_id: invoice.id, line_number: n, category: c.category, description: c.description, amount: c.amount })));
-  const cols = sql.raw(DETAIL_COLUMNS.join(", "));
-  await tx.execute(sql`
-    with d as (
-      insert into invoice_details (invoice_id, line_number, carrier_id, state, ${cols})
-      select invoice_id, line_number, carrier_id, 'unallocated', ${cols}
-      from json_populate_recordset(null::invoice_details, ${JSON.stringify(details)}::json)
-      returning id, invoice_id, line_number
-    )
-    insert into invoice_costs (invoice_detail_id, category, description, amount)
-    select d.id, c.category, c.description, c.amount
-    from json_to_recordset(${JSON.stringify(costs)}::json) as c(invoice_id int, line_number int, category text, description text, amount numeric)
-    join d on d.invoice_id = c.invoice_id and d.line_number = c.line_number`);
+  return made!.id;
 }

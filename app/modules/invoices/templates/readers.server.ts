@@ -46,10 +46,13 @@ export async function formatProblem(path: string, format: ParserFormat): Promise
 /** How far a reader is through its file (0 to 1): rows read of the rows counted first (row-count.server.ts). */
 export interface ReadMeter {
   fraction: number;
+  /** the rows counted first (CSV: physical lines), an upper bound on the lines the file gives; unset when not counted */
+  rows?: number;
 }
 
 /** Rows read of `total` (0: unknown, the meter stays). */
 const rowMeter = (meter: ReadMeter, total: number) => {
+  if (total > 0) meter.rows = total;
   let read = 0;
   return () => {
     read += 1;
@@ -72,10 +75,10 @@ export async function readRows(path: string, format: ParserFormat, sheets: strin
 }
 
 async function* csvRows(path: string, tick: () => void): Rows {
-  const parser = createReadStream(path).pipe(parseCsvStream({ ignoreEmpty: false, trim: false, discardUnmappedColumns: false }));
+  const records = createReadStream(path).pipe(parseCsvStream({ ignoreEmpty: false, trim: false, discardUnmappedColumns: false })) as AsyncIterable<string[]>;
   let n = 0;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
+    for await (const cells of records) {
       n += 1;
       tick();
       if (n === 1 && cells[0]) cells[0] = cells[0].replace(/^\uFEFF/, "");
