@@ -207,6 +207,12 @@ describe("sales invoices through the simulated accounting service", () => {
     const html = await (await c.admin.request(`/invoice/${ids.acme2}`, { headers: { Accept: "text/html" } })).text();
     expect(html).toContain("Accounting (sales invoice)");
     expect(html).not.toContain("Accounting (bill)");
+    // exported by an earlier test: the page says when
+    const exportedAt = (await invoiceRow(ids.acme2)).exportedAt!;
+    const day = exportedAt.toISOString().slice(0, 10);
+    expect(html).toMatch(new RegExp(`Exported</dt><dd[^>]*>${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}<`));
+    const fresh = await (await c.admin.request(`/invoice/${ids.noCosts}`, { headers: { Accept: "text/html" } })).text();
+    expect(fresh).not.toContain("Exported</dt>");
     const res = await c.admin.request(`/invoice/${ids.acme2}`, { form: { intent: "export", format: "accounting" }, headers: { Accept: "text/html" } });
     const page = (await res.text()).replace(/<!-- -->/g, "");
     expect(page).toContain("0 invoices exported as sales invoices. INV-S-002: Sales invoice INV-S-002 was already sent.");

@@ -119,6 +119,12 @@ export default function InvoicePage() {
           <dt className="text-slate-500">Total cost of lines</dt>
           <dd className="tabular-nums">${invoice.total_cost.toFixed(2)}</dd>
         </div>
+        {invoice.exported_at ? (
+          <div>
+            <dt className="text-slate-500">Exported</dt>
+            <dd>{isoToDisplay(invoice.exported_at.slice(0, 10))}</dd>
+          </div>
+        ) : null}
       </dl>
       <div className="flex flex-wrap items-end gap-2">
         {invoice.original_file_name ? (
