@@ -5,7 +5,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { MYOB_MESSAGES } from "../../app/modules/accounting/accounting";
 import { exportPayableBill } from "../../app/modules/accounting/connection.server";
 import { SIMULATED_BUSINESS, seedSupplierUid, simulatedAccountingAdapter } from "../../app/modules/accounting/simulated.server";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * The accounting link (issue 17 item 8; spec 2 "/myob", POST /users/auth/myob, GET/PUT /api/myob):
@@ -24,11 +24,7 @@ const AUSPOST_UID = seedSupplierUid(0); // "Australia Post", first of the seeded
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const c = new Client(server.url);
-    expect((await c.signIn(email)).status).toBe(200);
-    clients[k as Who] = c;
-  }
+  Object.assign(clients, await signInAll(server.url, EMAILS));
 }, 120_000);
 afterAll(() => server?.close());
 

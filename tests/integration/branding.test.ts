@@ -5,7 +5,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { createCustomer, createSite } from "../../db/seed/factories";
 import { BRANDING_MESSAGES } from "../../app/modules/branding/images.server";
 import { NO_IMAGE } from "../../app/modules/branding/branding";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /** Branding (issue 17 item 7; spec 2 "Branding", PUT /api/customers/{id}/branding, GET /api/branding, the branded login page). */
 
@@ -37,11 +37,7 @@ beforeAll(async () => {
   server = await startTestServer();
   demo = await seedDemo(server.db);
   await server.db.update(customers).set({ brandingPrefix: "acme" }).where(eq(customers.id, demo.acme.id));
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const c = new Client(server.url);
-    expect((await c.signIn(email)).status).toBe(200);
-    clients[k as Who] = c;
-  }
+  Object.assign(clients, await signInAll(server.url, EMAILS));
 }, 120_000);
 afterAll(() => server?.close());
 

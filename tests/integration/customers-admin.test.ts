@@ -4,7 +4,7 @@ import { consignmentItems, consignments, customers, manifests, sites } from "../
 import { seedDemo } from "../../db/seed/demo";
 import { createCarrier, createCarrierAccount, createCustomer, createSite } from "../../db/seed/factories";
 import { MESSAGES } from "../../app/modules/customers/admin";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Customers administration (issue 16 items 1, 7, 9; spec 2 /index_customers, /customers/{id?},
@@ -31,11 +31,7 @@ const TEAM: Who[] = ["devs", "superAdmin", "admin", "customerService"];
 beforeAll(async () => {
   server = await startTestServer();
   demo = await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    clients[k as Who] = client;
-  }
+  Object.assign(clients, await signInAll(server.url, EMAILS));
 }, 120_000);
 afterAll(() => server?.close());
 

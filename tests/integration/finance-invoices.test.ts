@@ -6,7 +6,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { seedSupplierUid, SIMULATED_BUSINESS } from "../../app/modules/accounting/simulated.server";
 import { dateRange } from "../../app/modules/invoices/schemas";
 import { todayIn } from "../../app/modules/calendar/site-time";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Payable invoices, the invoice page's lines, export and search (issue 18 items 3, 4, 7, 8):
@@ -41,11 +41,7 @@ async function invoice(values: Partial<typeof invoices.$inferInsert>, lines: Arr
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    c[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(c, await signInAll(server.url, EMAILS));
   const carrier = async (code: string) => (await server.db.select().from(carriers).where(eq(carriers.code, code)))[0]!.id;
   const customer = async (code: string) => (await server.db.select().from(customers).where(eq(customers.code, code)))[0]!.id;
   ids.auspost = await carrier("auspost");

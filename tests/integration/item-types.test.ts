@@ -5,7 +5,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { createCustomer, createItemType, createSite, createUser } from "../../db/seed/factories";
 import { CSV_COLUMNS, MESSAGES } from "../../app/modules/item-types/item-types";
 import { futureDate } from "../support/despatch";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Item types (issue 16 item 6; spec 2 /customers/{id}/index_item_types and item_types/{id?},
@@ -31,11 +31,7 @@ const EMAILS = {
 beforeAll(async () => {
   server = await startTestServer();
   demo = await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    clients[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(clients, await signInAll(server.url, EMAILS));
 }, 120_000);
 afterAll(() => server?.close());
 

@@ -5,7 +5,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { createCustomer, createUser } from "../../db/seed/factories";
 import { MESSAGES } from "../../app/modules/notices/admin";
 import { deliverPublishedNotices } from "../../app/modules/notices/admin.server";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Notices administration (issue 15 item 5; spec 2 /notices, /notice/{id?}, PUT /api/notices/{id},
@@ -24,11 +24,7 @@ const EMAILS = { superAdmin: "superadmin@example.com", admin: "admin@example.com
 beforeAll(async () => {
   server = await startTestServer();
   demo = await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    clients[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(clients, await signInAll(server.url, EMAILS));
 }, 120_000);
 afterAll(() => server?.close());
 

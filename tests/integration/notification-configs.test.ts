@@ -7,7 +7,7 @@ import { resolveConfigs } from "../../app/modules/notifications/configs.server";
 import { imageTypeOf } from "../../app/modules/notifications/media.server";
 import { TEMPLATE_REQUIRED } from "../../app/modules/notifications/template.server";
 import { IMAGE_TOO_LARGE, IMAGE_TYPES_ONLY, MAX_IMAGE_BYTES } from "../../app/utils/upload-limits";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Notification preferences (issue 14 item 6; spec 2 /{parentType}/{parentId}/notification_configs
@@ -28,11 +28,7 @@ const GOOD = "<p>Hello {{ receiver_name }}, your goods left {{ sender_locality }
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    clients[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(clients, await signInAll(server.url, EMAILS));
   const db = server.db;
   const customer = async (name: string) => (await db.select().from(customers).where(eq(customers.name, name)))[0]!.id;
   const site = async (code: string) => (await db.select().from(sites).where(eq(sites.code, code)))[0]!.id;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customers, notificationConfigs, notificationTypes } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { MESSAGES } from "../../app/modules/notifications/types";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Notification types (issue 14 item 6; spec 2 /index_notification_types, /notification_types/{id?}
@@ -21,11 +21,7 @@ const EMAILS = { superAdmin: "superadmin@example.com", devs: "devs@example.com",
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    clients[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(clients, await signInAll(server.url, EMAILS));
 }, 120_000);
 afterAll(() => server?.close());
 

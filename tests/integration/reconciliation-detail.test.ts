@@ -14,7 +14,7 @@ import { loadLocalities } from "../../db/seed/localities";
 import { loadCurrentUser } from "../../app/modules/auth/current-user.server";
 import { resetReconciliation } from "../../app/modules/reconciliation/detail.server";
 import { rowsOf } from "../../app/utils/sql-rows";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
 type Json = Record<string, any>;
@@ -41,11 +41,7 @@ beforeAll(async () => {
   server = await startTestServer();
   await loadLocalities(server.db);
   expect(await seedDemoIfEmpty(server.db)).toBe(true);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    c[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(c, await signInAll(server.url, EMAILS));
 }, 240_000);
 afterAll(() => server?.close());
 

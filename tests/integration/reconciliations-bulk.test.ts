@@ -14,7 +14,7 @@ import { DEMO_INVOICE_NUMBERS } from "../../db/seed/invoices";
 import { DEMO_DISPUTE_NOTE, seedReconciliationStates } from "../../db/seed/invoices/reconciliation-states";
 import { loadCurrentUser } from "../../app/modules/auth/current-user.server";
 import { bulkUpdate } from "../../app/modules/reconciliation/bulk.server";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
 type Json = Record<string, any>;
@@ -51,11 +51,7 @@ const put = (client: Client, action: string, json: unknown) => client.json<Json>
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    c[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(c, await signInAll(server.url, EMAILS));
   northline = (await server.db.select().from(carriers).where(eq(carriers.code, "NORTHLINE")))[0]!.id;
   acme = (await server.db.select().from(customers).where(eq(customers.code, "ACME")))[0]!.id;
   testco = (await server.db.select().from(customers).where(eq(customers.code, "TESTCO")))[0]!.id;

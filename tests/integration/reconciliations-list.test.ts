@@ -10,7 +10,7 @@ import { carriers, customers, invoiceDetails, invoices, reconciliations, users }
 import { seedDemo } from "../../db/seed/demo";
 import { pageWindow } from "../../app/modules/reconciliation/list-schemas";
 import { rowsOf } from "../../app/utils/sql-rows";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
 type Json = Record<string, any>;
@@ -59,11 +59,7 @@ async function invoiceWith(carrierId: number, customerId: number, number: string
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    c[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(c, await signInAll(server.url, EMAILS));
   const carrier = async (code: string) => (await server.db.select().from(carriers).where(eq(carriers.code, code)))[0]!.id;
   const customer = async (code: string) => (await server.db.select().from(customers).where(eq(customers.code, code)))[0]!.id;
   ids.northline = await carrier("NORTHLINE");

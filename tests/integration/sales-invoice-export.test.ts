@@ -8,7 +8,7 @@ import { simulatedAccountingAdapter } from "../../app/modules/accounting/simulat
 import { todayIn } from "../../app/modules/calendar/site-time";
 import { SALES_EXPORT_MESSAGES } from "../../app/modules/invoicing/export-sales.server";
 import { connectSimulatedMyob } from "../support/accounting";
-import { Client, startTestServer, type TestServer } from "../support/server";
+import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Customer (receivable) invoices exported (issue 19 item 6): CSV and XLSX at sell amounts with the
@@ -70,11 +70,7 @@ const records = (kind: "customer" | "sale", key?: string) =>
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  for (const [k, email] of Object.entries(EMAILS)) {
-    const client = new Client(server.url);
-    expect((await client.signIn(email)).status).toBe(200);
-    c[k as keyof typeof EMAILS] = client;
-  }
+  Object.assign(c, await signInAll(server.url, EMAILS));
   const customer = async (code: string) => (await db().select().from(customers).where(eq(customers.code, code)))[0]!.id;
   ids.acme = await customer("ACME");
   ids.testco = await customer("TESTCO");

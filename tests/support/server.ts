@@ -135,3 +135,15 @@ export class Client {
     });
   }
 }
+
+/** A signed-in client for each of `emails`, under the same keys; a sign-in that does not answer 200 throws. */
+export async function signInAll<K extends string>(base: string, emails: Record<K, string>): Promise<Record<K, Client>> {
+  const out = {} as Record<K, Client>;
+  for (const [k, email] of Object.entries(emails) as Array<[K, string]>) {
+    const client = new Client(base);
+    const { status } = await client.signIn(email);
+    if (status !== 200) throw new Error(`signing in ${email} answered ${status}`);
+    out[k] = client;
+  }
+  return out;
+}
