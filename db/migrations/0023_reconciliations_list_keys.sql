@@ -97,12 +97,12 @@ CREATE FUNCTION reconciliation_tally_changed() RETURNS trigger LANGUAGE plpgsql 
 BEGIN
   INSERT INTO reconciliation_tallies (customer_id, carrier_id, state, reasons, lines, margin, discrepancy)
     SELECT customer_id, carrier_id, state, reasons, sum(lines), sum(margin), sum(discrepancy) FROM (
-      SELECT o.customer_id, o.carrier_id, o.state, o.reason_categories AS reasons, -1 AS lines, -o.margin AS margin, -o.discrepancy_amount AS discrepancy
-        FROM before_rows o JOIN after_rows n ON n.id = o.id
-        WHERE (o.customer_id, o.carrier_id, o.state, o.reason_categories, o.margin, o.discrepancy_amount) IS DISTINCT FROM (n.customer_id, n.carrier_id, n.state, n.reason_categories, n.margin, n.discrepancy_amount)
-      UNION ALL
-      SELECT n.customer_id, n.carrier_id, n.state, n.reason_categories, 1, n.margin, n.discrepancy_amount
-        FROM before_rows o JOIN after_rows n ON n.id = o.id
+      -- each changed row as its old values taken away and its new ones added
+      SELECT side.* FROM before_rows o JOIN after_rows n ON n.id = o.id
+        CROSS JOIN LATERAL (VALUES
+          (o.customer_id, o.carrier_id, o.state, o.reason_categories, -1, -o.margin, -o.discrepancy_amount),
+          (n.customer_id, n.carrier_id, n.state, n.reason_categories, 1, n.margin, n.discrepancy_amount)
+        ) AS side(customer_id, carrier_id, state, reasons, lines, margin, discrepancy)
         WHERE (o.customer_id, o.carrier_id, o.state, o.reason_categories, o.margin, o.discrepancy_amount) IS DISTINCT FROM (n.customer_id, n.carrier_id, n.state, n.reason_categories, n.margin, n.discrepancy_amount)
     ) changed GROUP BY 1, 2, 3, 4 HAVING sum(lines) <> 0 OR sum(margin) <> 0 OR sum(discrepancy) <> 0;
   RETURN NULL;
