@@ -5,7 +5,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { MESSAGES } from "../../app/modules/notifications/configs";
 import { resolveConfigs } from "../../app/modules/notifications/configs.server";
 import { imageTypeOf } from "../../app/modules/notifications/media.server";
-import { TEMPLATE_REQUIRED } from "../../app/modules/notifications/template.server";
+import { TEMPLATE_REQUIRED } from "../../app/modules/templates/tags";
 import { IMAGE_TOO_LARGE, IMAGE_TYPES_ONLY, MAX_IMAGE_BYTES } from "../../app/utils/upload-limits";
 import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 

@@ -170,6 +170,27 @@ describe("notifications when a consignment enters a trigger state", () => {
     }
   });
 
+  it("a template that reached the table without the check is never run: each delivery fails with why, at once, and nothing is sent (issue 35)", async () => {
+    // as a row written before the check, or by hand: a file read, a nested loop of 5,000 by 5,000
+    await config("picked_up", "<p>{% include 'package.json' %}{{ receiver_name }}</p>");
+    await config("picked_up", "<p>{% for i in (1..5000) %}{% for j in (1..5000) %}{{ receiver_name }}{% endfor %}{% endfor %}</p>", { notificationTypeId: types.sms });
+    const to = "planted@example.net";
+    const c = await despatched({ receiver_address: { ...support.receiver, email: to, phone: "(07) 3000 5678" } });
+    await runNotificationJobs();
+    await post([{ consignment_number: c.number, event: "picked_up", event_time: "2026-05-04T09:00:00+10:00" }]);
+    const started = Date.now();
+    const results = await runNotificationJobs();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(results.map((r) => r.status)).toEqual(["complete"]);
+    expect(await mailTo(to)).toHaveLength(0);
+    expect(await server.db.select().from(smsMessages).where(eq(smsMessages.to, "0730005678"))).toHaveLength(0);
+    const deliveries = await server.db.select().from(notificationDeliveries).where(and(eq(notificationDeliveries.consignmentId, c.id), eq(notificationDeliveries.consignmentState, "picked_up")));
+    expect(deliveries.map((d) => [d.channel, d.status, d.detail]).sort()).toEqual([
+      ["email", "failed", "The template could not be filled in: Only tags such as {{ receiver_name }} may be used; {% include %} is not allowed"],
+      ["phone", "failed", "The template could not be filled in: Only tags such as {{ receiver_name }} may be used; {% for %} is not allowed"],
+    ]);
+  });
+
   it("the mailbox page shows the SMS outbox to staff", async () => {
     const page = await (await admin.request("/mailbox")).text();
     expect(page).toContain("Text messages");

@@ -34,7 +34,7 @@ export const customEmailsDeclarationsPaths = {
   "/api/customers/{id}/custom_emails/{kind}": {
     get: { summary: `${staff}: one kind's wording (customised false: the default is used)`, parameters: [idParam("id"), kindParam], responses: ok(customEmailJson) },
     put: {
-      summary: `${staff}: save the wording. The return e-mail keeps subject, header, body and footer; the notification frame header and footer (others are ignored). 422 per field for an unknown tag or a statement`,
+      summary: `${staff}: save the wording. The return e-mail keeps subject, header, body and footer; the notification frame header and footer (others are ignored). 422 per field for an unknown tag, a statement ({% include %}, {% for %}...), a filter not allowed or a template past its limits (docs/decisions/023); what is stored is what was checked`,
       parameters: [idParam("id"), kindParam],
       requestBody: {
         required: true,
@@ -42,7 +42,7 @@ export const customEmailsDeclarationsPaths = {
           "application/json": {
             schema: {
               type: "object",
-              properties: { subject: { type: "string", maxLength: SUBJECT_MAX, description: "plain text; tags may be used" }, header: rich("above"), body: rich("the return e-mail's text"), footer: rich("below") },
+              properties: { subject: { type: "string", maxLength: SUBJECT_MAX, description: "plain text (no HTML); tags may be used, stored as checked" }, header: rich("above"), body: rich("the return e-mail's text"), footer: rich("below") },
             },
           },
         },

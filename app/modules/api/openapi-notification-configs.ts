@@ -9,7 +9,7 @@ import { errorResponses, idParam } from "./openapi-parts";
 const parentType = { name: "parentType", in: "path", required: true, schema: { type: "string", enum: ["customers", "sites", "accounts"] } };
 const who = "Devs, super admins and admins (others 403); staff work on any customer.";
 const config = "{ id, customer_id, parent_type (customer, site, account), parent_id, notification_type (its id), notification_type_name, consignment_state, status (true: sent), template, accounts_with_custom_templates (ids), updated_at }";
-const template = { type: "string", maxLength: TEMPLATE_MAX_CHARS, description: "HTML with tags such as {{ receiver_name }} (spec 2 section 9); sanitised when saved; unknown tags, statements ({% if %}) and filters not allowed are refused (422 on template)" };
+const template = { type: "string", maxLength: TEMPLATE_MAX_CHARS, description: "HTML with tags such as {{ receiver_name }} (spec 2 section 9); sanitised when saved; unknown tags, statements ({% if %}, {% include %}), filters not allowed and templates past their limits are refused (422 on template; docs/decisions/023)" };
 const status = { type: ["boolean", "string"], description: "true (enabled, the default) or false (disabled: nothing is sent here, whatever the levels above say)" };
 const selected = { type: "array", items: { type: "integer" }, description: "at a customer or site: the carrier accounts (with their own template for this type and state) the change applies to too; given while accounts have their own, it may not be empty" };
 

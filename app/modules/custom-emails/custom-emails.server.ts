@@ -8,7 +8,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { customEmails } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { TEMPLATE_REQUIRED, checkTemplate } from "../notifications/template.server";
+import { TEMPLATE_REQUIRED } from "../templates/tags";
+import { checkLine, checkTemplate } from "../templates/templates.server";
 import { customerForStaff } from "../tenancy/customers.server";
 import { AppError, type FieldErrors } from "../../utils/errors";
 import { fieldErrorsFrom } from "../../utils/validation";
@@ -21,8 +22,8 @@ const toJson = (customerId: number, kind: CustomEmailKind, r: Row | undefined): 
   customer_id: customerId,
   kind,
   customised: Boolean(r),
-  subject: r?.subject ?? null,
-  // sanitised again on the way out: a row written by hand shows no script either
+  // checked again on the way out: a row written by hand shows no script or statement either
+  subject: r?.subject ? cleanLine(r.subject) : null,
   header: r?.header ? clean(r.header) : null,
   body: r?.body ? clean(r.body) : null,
   footer: r?.footer ? clean(r.footer) : null,
@@ -32,6 +33,10 @@ const toJson = (customerId: number, kind: CustomEmailKind, r: Row | undefined): 
 const clean = (html: string) => {
   const checked = checkTemplate(html);
   return checked.ok ? checked.html : "";
+};
+const cleanLine = (line: string) => {
+  const checked = checkLine(line);
+  return checked.ok ? checked.line : "";
 };
 
 /** Both kinds of the customer, customised or not (return first). */
@@ -58,7 +63,8 @@ export async function kindOfCustomEmail(db: DbOrTx, user: CurrentUser, customerI
 /**
  * The input checked, every field at once (422 per field): each rich-text part sanitised and its
  * tags checked as a notification template's are (a part that is only markup is blank), the
- * subject a plain line whose tags are checked the same way. Fields the kind does not keep are dropped.
+ * subject a plain line whose tags are checked the same way. Fields the kind does not keep are
+ * dropped. What it returns is what was checked, and what is stored.
  */
 export function checkCustomEmail(kind: CustomEmailKind, raw: unknown): Pick<Row, "subject" | "header" | "body" | "footer"> {
   const result = customEmailSchema.safeParse(raw && typeof raw === "object" ? raw : {});
@@ -71,11 +77,17 @@ export function checkCustomEmail(kind: CustomEmailKind, raw: unknown): Pick<Row,
   for (const field of KIND_FIELDS[kind]) {
     const value = (result.data[field] ?? "").trim();
     if (!value) continue;
+    if (field === "subject") {
+      const line = checkLine(value);
+      if (line.ok) out.subject = line.line;
+      else errors.subject = [line.message];
+      continue;
+    }
     const checked = checkTemplate(value);
     // what is only markup once sanitised (an empty paragraph, a lone <script>) is a blank part
     if (!checked.ok && checked.message === TEMPLATE_REQUIRED) continue;
     if (!checked.ok) errors[field] = [checked.message];
-    else out[field] = field === "subject" ? value.replace(/\s+/g, " ") : checked.html;
+    else out[field] = checked.html;
   }
   if (!Object.keys(errors).length && KIND_FIELDS[kind].every((f) => !out[f])) errors.base = [MESSAGES.empty];
   const first = Object.values(errors)[0]?.[0];

@@ -9,7 +9,8 @@ import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { customEmails } from "../../../db/schema";
 import { escapeHtml } from "../../utils/html";
-import { renderTemplate, type TemplateValues } from "../notifications/template.server";
+import { SAMPLE_VALUES, type TemplateValues } from "../templates/tags";
+import { TemplateRenderError, renderLine, renderTemplate } from "../templates/templates.server";
 import { returnEmailParagraphs } from "../consignments/rules";
 import type { CustomEmailKind } from "./custom-emails";
 
@@ -56,11 +57,6 @@ export async function frameNotification(frame: Wording | null, values: TemplateV
   return join([frame.header, rendered, frame.footer], values);
 }
 
-/** A plain line (the subject) with its tags filled in, as text. */
-export async function renderLine(line: string, values: TemplateValues): Promise<string> {
-  return (await renderTemplate(line, values)).text.replace(/\s+/g, " ").trim();
-}
-
 /**
  * The return e-mail: the customer's subject and body in place of the defaults where it has them,
  * between its header and footer; the return's own notes follow a custom body, as they follow the default one.
@@ -76,34 +72,25 @@ export async function composeReturnEmail(
   return { subject, html, text };
 }
 
-/** Values for the editor's preview: what a typical consignment fills the tags with. */
-export const SAMPLE_VALUES: TemplateValues = {
-  receiver_name: "Brisbane Hardware",
-  receiver_address: "5 Ipswich Road, WOOLLOONGABBA QLD 4102",
-  receiver_phone: "07 3000 0000",
-  sender_name: "Melbourne DC",
-  sender_locality: "DANDENONG SOUTH",
-  consignment_state: "Despatched",
-  carrier_name: "Carrier",
-  service_name: "Road Express",
-  consignment_reference: "PO-1234",
-  custom_reference: "",
-  consignment_number: "ABC000123",
-  line_item_references: "",
-  estimated_delivery_date: "27/11/2026",
-  carrier_web_url: "https://carrier.example/track/ABC000123",
-  public_tracking_url: "https://freightdesk.example/track/sample",
-  sender_site_phone: "03 9000 0000",
-  special_instructions: "Leave at dock 3",
-};
+export interface Preview {
+  subject: string | null;
+  html: string;
+  /** why a stored wording could not be filled in (one that reached the table without the check) */
+  error: string | null;
+}
 
-/** The editor's preview of a wording (null: the default) with SAMPLE_VALUES: subject and HTML. */
-export async function previewWording(kind: CustomEmailKind, wording: Wording | null, customerName: string): Promise<{ subject: string | null; html: string }> {
-  if (kind === "notification") {
-    const own = paragraphsHtml(["(The notification's own template is shown here, with the consignment's details.)"]);
-    return { subject: null, html: (await frameNotification(wording, SAMPLE_VALUES, own)).html };
+/** The editor's preview of a wording (null: the default) with SAMPLE_VALUES: subject and HTML, or why it cannot be shown. */
+export async function previewWording(kind: CustomEmailKind, wording: Wording | null, customerName: string): Promise<Preview> {
+  try {
+    if (kind === "notification") {
+      const own = paragraphsHtml(["(The notification's own template is shown here, with the consignment's details.)"]);
+      return { subject: null, html: (await frameNotification(wording, SAMPLE_VALUES, own)).html, error: null };
+    }
+    const paragraphs = returnEmailParagraphs({ contactName: "Sam", customerName, country: "AUSTRALIA" });
+    const mail = await composeReturnEmail(wording, SAMPLE_VALUES, { subject: `Collection labels for consignment ${SAMPLE_VALUES.consignment_number}`, paragraphs });
+    return { subject: mail.subject, html: mail.html, error: null };
+  } catch (e) {
+    if (e instanceof TemplateRenderError) return { subject: null, html: "", error: e.message };
+    throw e;
   }
-  const paragraphs = returnEmailParagraphs({ contactName: "Sam", customerName, country: "AUSTRALIA" });
-  const mail = await composeReturnEmail(wording, SAMPLE_VALUES, { subject: `Collection labels for consignment ${SAMPLE_VALUES.consignment_number}`, paragraphs });
-  return { subject: mail.subject, html: mail.html };
 }

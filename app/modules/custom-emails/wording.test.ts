@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../utils/errors";
 import { checkCustomEmail } from "./custom-emails.server";
 import { MESSAGES } from "./custom-emails";
-import { SAMPLE_VALUES, composeReturnEmail, frameNotification, paragraphsHtml } from "./wording.server";
+import { SAMPLE_VALUES } from "../templates/tags";
+import { composeReturnEmail, frameNotification, paragraphsHtml } from "./wording.server";
 
 const errorsOf = (fn: () => unknown) => {
   try {

@@ -17,6 +17,7 @@ import type { Renderer } from "../printing/renderer.server";
 import { AppError, notFound } from "../../utils/errors";
 import { composeReturnEmail, customWording } from "../custom-emails/wording.server";
 import { templateValuesOf } from "../notifications/send.server";
+import { TemplateRenderError } from "../templates/templates.server";
 
 export const EMAILED = "Labels and manifest emailed.";
 export const NO_EMAIL = "This return has no email address to send its labels to";
@@ -56,7 +57,9 @@ export async function emailReturnDocuments(services: EmailServices, who: Current
   // the customer's own wording (custom e-mails) when it has one; else the default text alone
   const wording = await customWording(db, c.customer_id, "return");
   const values = wording ? await templateValuesOf(db, c.id, c.state) : null;
-  const mail = wording && values ? await composeReturnEmail(wording, values, defaults) : { subject: defaults.subject, text: paragraphs.join("\n\n"), html: undefined };
+  const plain = { subject: defaults.subject, text: paragraphs.join("\n\n"), html: undefined };
+  // a wording that cannot be filled in (logged by the renderer) must not keep the labels from the pickup contact
+  const mail = wording && values ? await composeReturnEmail(wording, values, defaults).catch((e: unknown) => (e instanceof TemplateRenderError ? plain : Promise.reject(e))) : plain;
   await mailer.send({
     to,
     subject: mail.subject,

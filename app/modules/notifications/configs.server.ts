@@ -16,7 +16,7 @@ import { canViewNotifications } from "../auth/roles";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
 import { idParam, parseOrThrow } from "../../utils/validation";
 import { accountNotificationsSchema, configChangeSchema, configSchema, MESSAGES, PARENT_PATHS, TRIGGER_STATES, type ConfigJson } from "./configs";
-import { checkTemplate } from "./template.server";
+import { checkTemplate } from "../templates/templates.server";
 import { mostSpecific, type Placement } from "./resolve";
 
 /** Throws 403 unless the user may view and edit notification preferences (devs, super_admin, admin). */

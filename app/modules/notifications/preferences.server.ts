@@ -18,7 +18,7 @@ import { readPageForm } from "../../utils/http.server";
 import { throwIfAccessError } from "../../utils/ui.server";
 import { MESSAGES, preferencesPath, TRIGGER_STATES, type ConfigJson } from "./configs";
 import { assertNotificationsUser, deleteConfig, findParent, getConfig, saveConfig, type Parent, type ParentRef } from "./configs.server";
-import { TEMPLATE_TAGS } from "./template.server";
+import { TEMPLATE_TAGS } from "../templates/tags";
 
 /** Devs, super admins and admins; everyone else (customer service too, whom the path rule lets in) goes to "/". */
 export async function requirePreferencesUser(context: AppLoadContext, request: Request): Promise<Signed> {

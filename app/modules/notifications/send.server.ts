@@ -20,7 +20,8 @@ import { env } from "../../utils/env.server";
 import { rowsOf } from "../../utils/sql-rows";
 import { applicableConfigs, dedupeKey, fitLength, itemsToSend, type Item } from "./resolve";
 import { createSmsSender, phoneForSms, type SmsSender } from "./sms.server";
-import { renderTemplate, type TemplateValues } from "./template.server";
+import type { TemplateValues } from "../templates/tags";
+import { renderTemplate } from "../templates/templates.server";
 import { customWording, frameNotification } from "../custom-emails/wording.server";
 
 /** What a change queues: the states consignments entered, and the tracking events it stored. */

@@ -7,8 +7,8 @@ import { TemplateEditor, templateEditorLinks } from "~/components/notifications/
 import { requireStaff } from "~/modules/auth/guard.server";
 import { KIND_FIELDS, KIND_HINTS, KIND_LABELS, MESSAGES, SUBJECT_MAX, type CustomEmailKind } from "~/modules/custom-emails/custom-emails";
 import { checkCustomEmail, getCustomEmail, kindFromPath, listCustomEmails, resetCustomEmail, saveCustomEmail } from "~/modules/custom-emails/custom-emails.server";
-import { previewWording } from "~/modules/custom-emails/wording.server";
-import { TEMPLATE_TAGS } from "~/modules/notifications/template.server";
+import { customWording, previewWording } from "~/modules/custom-emails/wording.server";
+import { TEMPLATE_TAGS } from "~/modules/templates/tags";
 import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
@@ -47,7 +47,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // a row's id is a second address of its kind's editor
     if (params.customEmailId !== kind) throw redirect(`/customers/${customerId}/custom_emails/${kind}`);
     const editing = await getCustomEmail(context.db, user, customerId, kind);
-    const preview = await previewWording(kind, editing.customised ? editing : null, customer.name);
+    // the stored wording as the e-mails fill it in: one that cannot be is shown with why, not run
+    const preview = await previewWording(kind, await customWording(context.db, customerId, kind), customer.name);
     // the tags come with the data: template.server.ts is not in the browser bundle
     return { customer: { id: customer.id, name: customer.name }, list, editing, preview, alerts, tags: [...TEMPLATE_TAGS] as string[], crumbs: [...crumbs, { label: KIND_LABELS[kind], url: `/customers/${customerId}/custom_emails/${kind}` }] };
   } catch (e) {
@@ -196,6 +197,11 @@ export default function CustomEmails() {
               <h3 id="preview-heading" className="font-semibold">
                 Preview{result?.preview ? " (not saved)" : ""}
               </h3>
+              {preview.error && (
+                <p className="field-error" role="alert" data-testid="preview-error">
+                  {preview.error}. Correct the wording and save it, or use Reset to default.
+                </p>
+              )}
               {preview.subject !== null && (
                 <p data-testid="preview-subject">
                   <span className="font-medium">Subject:</span> {preview.subject}
