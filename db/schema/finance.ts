@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   date,
   index,
@@ -110,6 +111,11 @@ export const invoices = pgTable(
     exportedAt: timestamp("exported_at", { withTimezone: true }),
     /** where the export went: { csv?: true, accounting?: { uid, total } } */
     exportInfo: jsonb("export_info").$type<Record<string, unknown>>(),
+    /**
+     * payable: most of its lines already stand on this other carrier invoice (issue 29 finding 1,
+     * decision 021), set by the import; the payable list says 'Possible duplicate of invoice ...'
+     */
+    duplicateOfInvoiceId: integer("duplicate_of_invoice_id").references((): AnyPgColumn => invoices.id, { onDelete: "set null" }),
     /** receivable: the sum before GST and the GST (spec: by the billing address's country) */
     subtotal: numeric("subtotal", { precision: 14, scale: 2 }),
     gst: numeric("gst", { precision: 14, scale: 2 }),
@@ -185,13 +191,21 @@ export const invoiceDetails = pgTable(
      * invoiced once however often invoicing runs.
      */
     sourceDetailId: integer("source_detail_id"),
+    /**
+     * payable lines: the line of another carrier invoice with the same carrier and consignment
+     * number (and the same charges) that stood first: a possible duplicate, never reconciled
+     * automatically (decision 021). No foreign key, as source_detail_id: deleting a large invoice
+     * would look for its referrers line by line, and a reader joins it (a line gone reads as none)
+     */
+    duplicateOfDetailId: integer("duplicate_of_detail_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("invoice_details_invoice_idx").on(t.invoiceId, t.lineNumber),
     index("invoice_details_state_idx").on(t.state),
-    index("invoice_details_consignment_number_idx").on(t.consignmentNumber),
+    // a consignment number's lines, and one carrier's (the import's duplicate check, decision 021)
+    index("invoice_details_consignment_number_idx").on(t.consignmentNumber, t.carrierId),
     index("invoice_details_customer_idx").on(t.customerId),
     uniqueIndex("invoice_details_source_key").on(t.sourceDetailId).where(sql`source_detail_id is not null`),
   ],

@@ -2,7 +2,9 @@
  * Finance II (issue 19, decision 020): numbering of customer invoices, invoicing schedules and
  * the reconciliation report's uploads.
  */
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { invoiceDetails } from "./finance";
 import { jobs } from "./jobs";
 import { users } from "./users";
 
@@ -56,3 +58,32 @@ export const reconciliationReports = pgTable("reconciliation_reports", {
   jobId: uuid("job_id").references(() => jobs.id, { onDelete: "set null" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * What has been billed to customers (issue 29 finding 1, decision 021): one row per consignment
+ * and cost category a receivable line charges. Unique over the rows that are not rebills, so a
+ * consignment's charge of a category is billed once however many carrier lines (a carrier's
+ * duplicate invoice) or concurrent invoicing runs ask for it; a rebill is an invoice admin's
+ * explicit choice, with its note and author kept here.
+ */
+export const billedCharges = pgTable(
+  "billed_charges",
+  {
+    id: serial("id").primaryKey(),
+    /** 'c{consignment id}', or for a line matched to no consignment 'n{carrier id}:{CONSIGNMENT NUMBER}' */
+    consignmentKey: text("consignment_key").notNull(),
+    category: text("category").notNull(),
+    /** the receivable line that bills it; deleting the customer invoice frees the charge */
+    invoiceDetailId: integer("invoice_detail_id")
+      .notNull()
+      .references(() => invoiceDetails.id, { onDelete: "cascade" }),
+    rebill: boolean("rebill").notNull().default(false),
+    note: text("note"),
+    createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("billed_charges_once_key").on(t.consignmentKey, t.category).where(sql`not rebill`),
+    index("billed_charges_detail_idx").on(t.invoiceDetailId),
+  ],
+);

@@ -30,7 +30,7 @@ export const reconciliations = pgTable(
     customerId: integer("customer_id").references(() => customers.id),
     carrierId: integer("carrier_id").references(() => carriers.id),
     state: text("state", { enum: ["reconciling", "disputed", "reconciled"] }).notNull().default("reconciling"),
-    /** zone, incorrect_rate, failed_to_rate, buy_rate_missing, service, surcharge, check_wt_vol */
+    /** duplicate, zone, incorrect_rate, failed_to_rate, buy_rate_missing, service, surcharge, check_wt_vol */
     reasonCategories: text("reason_categories").array().notNull().default(sql`'{}'::text[]`),
     ratedBuy: numeric("rated_buy", { precision: 12, scale: 2 }).notNull().default("0"),
     ratedSell: numeric("rated_sell", { precision: 12, scale: 2 }).notNull().default("0"),
@@ -94,7 +94,7 @@ export const reconciliations = pgTable(
     index("reconciliations_invoice_state_idx").on(t.invoiceId, t.state, t.id),
     // the list's reasons filter: any of the chosen reasons (&&)
     index("reconciliations_reasons_idx").using("gin", t.reasonCategories),
-    check("reconciliations_reasons_known", sql`${t.reasonCategories} <@ array['zone','incorrect_rate','failed_to_rate','buy_rate_missing','service','surcharge','check_wt_vol']::text[]`),
+    check("reconciliations_reasons_known", sql`${t.reasonCategories} <@ array['duplicate','zone','incorrect_rate','failed_to_rate','buy_rate_missing','service','surcharge','check_wt_vol']::text[]`),
   ],
 );
 

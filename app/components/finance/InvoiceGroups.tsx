@@ -54,6 +54,11 @@ export function InvoiceGroups({ groups, selectable }: { groups: Group[]; selecta
                       <Link to={`/invoice/${i.id}`} className="text-sky-700 underline">
                         {number}
                       </Link>
+                      {i.possible_duplicate_of ? (
+                        <p className="text-xs font-semibold text-amber-800" data-testid="possible-duplicate">
+                          {i.possible_duplicate_of.message}
+                        </p>
+                      ) : null}
                     </td>
                     <td className="px-3 py-2">{isoToDisplay(i.invoice_date)}</td>
                     <td className="px-3 py-2">{stateLabel(i.state)}</td>

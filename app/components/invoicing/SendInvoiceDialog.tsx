@@ -105,6 +105,7 @@ export function SendInvoiceDialog({
                     </th>
                   );
                 })}
+                <th className="px-2 py-2">Carrier invoice</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -145,6 +146,10 @@ export function SendInvoiceDialog({
                   <td className="px-2 py-1 align-top">{l.reference}</td>
                   <td className="px-2 py-1 align-top">{isoToDisplay(l.despatch_date)}</td>
                   <td className="px-2 py-1 text-right align-top tabular-nums">${l.total_cost.toFixed(2)}</td>
+                  <td className="px-2 py-1 align-top" data-testid="carrier-invoice">
+                    {l.carrier_invoice_number ?? "—"} <span className="text-slate-600">{isoToDisplay(l.carrier_invoice_date)}</span>
+                    {l.possible_duplicate ? <span className="ml-1 text-xs font-semibold text-amber-800">Possible duplicate</span> : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -154,6 +159,18 @@ export function SendInvoiceDialog({
         <p className="text-sm" aria-live="polite" data-testid="selected-count">
           {selected.size} selected
         </p>
+        <details className="text-sm">
+          <summary className="cursor-pointer">Bill a charge again (rebill)</summary>
+          <p className="mt-1 text-slate-600">A consignment&apos;s charge is billed to its customer once. To bill it again, say why.</p>
+          <label className="mt-1 flex items-center gap-2">
+            <input type="checkbox" name="rebill" value="true" /> Rebill charges already billed
+          </label>
+          <label className="mt-1 block">
+            Rebill note
+            <input type="text" name="note" maxLength={255} className="input mt-1 w-full" aria-describedby="note-error" />
+          </label>
+          <FieldError id="note-error" errors={errors.note} />
+        </details>
         <div className="flex flex-wrap justify-end gap-2">
           <Link to={closeHref} className="btn" replace>
             Cancel

@@ -16,7 +16,7 @@ export const invoicePaths = {
     get: { summary: `The same, grouped per carrier: { groups: [{ carrier_id, carrier_name, invoices, total_cost, consignments }], meta }. ${scoped}`, responses: { ...ok("{ groups, meta }"), ...errorResponses } },
   },
   "/api/invoices/{id}": {
-    get: { summary: `One invoice with its line counters. ${scoped}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
+    get: { summary: `One invoice with its line counters, possible_duplicate_of (the carrier invoice most of its lines repeat, set at import) and the audit figure duplicates_caught { count, amount } (its lines found on another carrier invoice, decision 021). ${scoped}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
     put: { summary: `{ invoice_number, invoice_date (dd/mm/yyyy), total }. ${admin}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
     delete: { summary: `Deletes the invoice, its lines, costs and kept file; 409 once exported. ${admin}`, parameters: [idParam("id")], responses: { ...ok("{ deleted, message }"), ...errorResponses } },
   },

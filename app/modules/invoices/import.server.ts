@@ -17,6 +17,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { canAdministerInvoices } from "./access";
 import { checkUpload, removeInvoiceFile, storedPath, storeInvoiceFile } from "./files.server";
 import { getConfig, loadConfig, type ConfigJson } from "./templates/configs.server";
+import { markDuplicates } from "./duplicates.server";
 import { lineWriter, type PendingLine } from "./import-lines.server";
 import type { MappedLine } from "./templates/map-fields";
 import { runTemplate } from "./templates/pipeline";
@@ -224,6 +225,9 @@ async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f:
   await flush(true);
   await writing;
   if (!open.size) throw new FileRefused(["No rows present in import results."]);
+  const made = await Promise.all([...open.values()].map((inv) => inv.id));
+  // one statement for the file's lines, after its COPYs (decision 021)
+  await writer.exclusive(() => markDuplicates(tx, made));
   const ids: number[] = [];
   for (const inv of open.values()) {
     const id = await inv.id;

@@ -10,7 +10,9 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { userToday } from "../calendar/site-time";
 import { notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
+import { rowsOf } from "../../utils/sql-rows";
 import { financeScope, type FinanceScope } from "./access";
+import { possibleDuplicateText } from "./duplicates.server";
 import { dateRange, invoiceFilterSchema, INVOICE_MESSAGES, type DateFilter, type PayableStateFilter } from "./schemas";
 
 /**
@@ -51,6 +53,8 @@ function invoiceColumns(scope: FinanceScope) {
     unallocatedCount: count(scope, sql`d.state in ('unallocated', 'allocation_failure')`),
     invoicedCount: count(scope, sql`d.state = 'invoiced'`),
     totalCost: sql<string>`(select coalesce(sum(d.total_cost), 0)::text from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)})`,
+    duplicateOfId: invoices.duplicateOfInvoiceId,
+    duplicateOfNumber: sql<string | null>`(select o.invoice_number from invoices o where o.id = ${sql.raw(`"invoices"."duplicate_of_invoice_id"`)})`,
   };
 }
 type InvoiceRow = { [K in keyof ReturnType<typeof invoiceColumns>]: unknown } & Record<string, unknown>;
@@ -73,6 +77,10 @@ export interface InvoiceJson {
   invoice_details_allocated_count: number;
   invoice_details_unallocated_count: number;
   invoice_details_invoiced_count: number;
+  /** set at import when most of its lines stand on that other carrier invoice (decision 021) */
+  possible_duplicate_of: { invoice_id: number; invoice_number: string | null; message: string } | null;
+  /** the audit figure (GET /api/invoices/{id} and the invoice page): its lines found on another carrier invoice */
+  duplicates_caught?: { count: number; amount: number };
 }
 
 function toJson(r: InvoiceRow): InvoiceJson {
@@ -94,6 +102,7 @@ function toJson(r: InvoiceRow): InvoiceJson {
     invoice_details_allocated_count: Number(r.allocatedCount),
     invoice_details_unallocated_count: Number(r.unallocatedCount),
     invoice_details_invoiced_count: Number(r.invoicedCount),
+    possible_duplicate_of: r.duplicateOfId == null ? null : { invoice_id: r.duplicateOfId as number, invoice_number: (r.duplicateOfNumber as string | null) ?? null, message: possibleDuplicateText((r.duplicateOfNumber as string | null) ?? null) },
   };
 }
 
@@ -186,7 +195,10 @@ export async function getInvoice(db: DbOrTx, user: CurrentUser, id: number): Pro
     .leftJoin(customers, eq(customers.id, invoices.customerId))
     .where(and(eq(invoices.id, id), invoiceScopeSql(scope)));
   if (!row) throw notFound("Invoice");
-  return toJson(row);
+  const [dups] = rowsOf<{ count: number; amount: string }>(
+    await db.execute(sql`select count(*)::int as count, coalesce(sum(d.total_cost), 0)::text as amount from invoice_details d where d.invoice_id = ${id} and d.duplicate_of_detail_id is not null and ${lineScopeSql(scope)}`),
+  );
+  return { ...toJson(row), duplicates_caught: { count: Number(dups?.count ?? 0), amount: Number(dups?.amount ?? 0) } };
 }
 
 /** Invoices of the given ids the caller may see, for the bulk actions. */

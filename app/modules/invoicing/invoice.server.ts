@@ -6,10 +6,10 @@
  * and e-mails it (pdf.server.ts). Running it again bills nothing twice: a line is billed once,
  * by the unique source_detail_id.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
-import { consignments, customers, invoiceCosts, invoiceDetails, invoices, reconciliations, sites } from "../../../db/schema";
+import { invoiceCosts, invoiceDetails, invoices, reconciliationNotes, sites } from "../../../db/schema";
 import type { CostCategory } from "../../../db/schema/finance";
 import type { PostalAddress } from "../../../db/schema/tenancy";
 import type { JobQueue } from "../../../queues/queue.server";
@@ -23,10 +23,11 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { invoiceGst } from "./gst";
 import { billingAddressOf, groupKeyOf, type BillingSite } from "./grouping";
-import { invoiceableIds, invoiceableSql } from "./invoiceable.server";
+import { BILLED_MESSAGES, billedAlready, claimCharges, refusals } from "./billed-once.server";
+import { invoiceableIds } from "./invoiceable.server";
+import { lineCharges, loadCosts, loadLines, sellOfLine, type CostsOf, type Loaded } from "./invoice-lines.server";
 import { centsToAmount } from "./money";
 import { deliverInvoice } from "./pdf.server";
-import { sellFor, type SellSource } from "./sell";
 
 export const INVOICING_JOB = "invoices.invoice";
 export const INVOICING_MESSAGES = {
@@ -39,13 +40,22 @@ export const INVOICING_MESSAGES = {
 export const RECEIVABLE_SEQUENCE = "receivable";
 export const formatInvoiceNumber = (n: number) => `INV-${String(n).padStart(6, "0")}`;
 
-/** POST /api/invoices { invoice_detail_ids } */
-export const invoicingInput = z.object({
-  invoice_detail_ids: z.array(z.coerce.number().int().positive("Must be an id"), INVOICING_MESSAGES.chooseLines).min(1, INVOICING_MESSAGES.chooseLines).max(10_000, "At most 10000 lines at once"),
-});
+/**
+ * POST /api/invoices { invoice_detail_ids, rebill?, note? }: `rebill` bills again a charge a
+ * customer invoice already bills (decision 021), and needs a note saying why.
+ */
+export const invoicingInput = z
+  .object({
+    invoice_detail_ids: z.array(z.coerce.number().int().positive("Must be an id"), INVOICING_MESSAGES.chooseLines).min(1, INVOICING_MESSAGES.chooseLines).max(10_000, "At most 10000 lines at once"),
+    rebill: z.preprocess((v) => (v === "true" || v === "on" || v === "1" ? true : v === "false" || v === "" || v == null ? false : v), z.boolean("Must be true or false")),
+    note: z.preprocess((v) => (v == null ? undefined : v), z.string().trim().max(255, "A note is at most 255 characters.").optional()),
+  })
+  .refine((v) => !v.rebill || !!v.note, { path: ["note"], message: BILLED_MESSAGES.noteRequired });
 export const invoicingPayload = z.object({
   invoiceDetailIds: z.array(z.number().int().positive()).min(1),
   userId: z.number().int().positive().nullable(),
+  /** an invoice admin's rebill, with its note (decision 021); a schedule never rebills */
+  rebill: z.object({ note: z.string().min(1) }).nullish(),
 });
 
 export interface InvoicingResult {
@@ -53,12 +63,15 @@ export interface InvoicingResult {
   invoices: Array<{ id: number; invoice_number: string; customer_name: string; lines: number; total: string; emailed: boolean; pdf: boolean; problem: string | null }>;
   /** asked for but no longer invoiceable when the job ran (billed meanwhile, or reset) */
   skipped: number;
+  /** lines not billed because a customer invoice bills their charge already, by name (decision 021) */
+  refused: Array<{ invoice_detail_id: number; message: string }>;
 }
 
 export function invoicingMessage(r: InvoicingResult): string {
   const lines = r.invoices.reduce((a, i) => a + i.lines, 0);
   const parts = [`${r.invoices.length} invoice${r.invoices.length === 1 ? "" : "s"} for ${lines} line${lines === 1 ? "" : "s"}`];
   if (r.skipped) parts.push(`${r.skipped} line${r.skipped === 1 ? "" : "s"} no longer invoiceable, skipped`);
+  if (r.refused.length) parts.push(`${new Set(r.refused.map((x) => x.invoice_detail_id)).size} refused: ${r.refused.map((x) => x.message).join(" ")}`);
   const head = invoicingErrors(r).length ? INVOICING_MESSAGES.error : INVOICING_MESSAGES.done;
   const notes = r.invoices.filter((i) => i.problem).map((i) => `${i.invoice_number}: ${i.problem}`);
   return `${head}: ${parts.join("; ")}.${notes.length ? ` ${notes.join(" ")}` : ""}`;
@@ -77,30 +90,17 @@ export async function startInvoicing(db: DbOrTx, queue: JobQueue, user: CurrentU
   const input = parseOrThrow(invoicingInput, raw);
   const ids = await invoiceableIds(db, financeScope(user), [...new Set(input.invoice_detail_ids)]);
   if (!ids.length) throw new AppError("invalid", INVOICING_MESSAGES.noneInvoiceable, { invoice_detail_ids: [INVOICING_MESSAGES.noneInvoiceable] });
-  const { jobId } = await queue.enqueue(INVOICING_JOB, { invoiceDetailIds: ids, userId: user.id }, { userId: user.id, customerId: user.customer.id });
+  // a charge a customer invoice bills already is refused by name now, not found by the job
+  const lines = await loadLines(db, ids);
+  const costsOf = await loadCosts(db, lines);
+  const refused = await refusals(db, lineCharges(lines, lines.map((l) => sellOfLine(l, costsOf))), input.rebill);
+  if (refused.length) {
+    const messages = [...new Set(refused.map((r) => r.message))];
+    throw new AppError("invalid", messages[0]!, { invoice_detail_ids: messages });
+  }
+  const payload: z.infer<typeof invoicingPayload> = { invoiceDetailIds: ids, userId: user.id, rebill: input.rebill ? { note: input.note! } : null };
+  const { jobId } = await queue.enqueue(INVOICING_JOB, payload, { userId: user.id, customerId: user.customer.id });
   return { job_id: jobId };
-}
-
-type Loaded = Awaited<ReturnType<typeof loadLines>>[number];
-
-async function loadLines(db: DbOrTx, ids: number[]) {
-  return db
-    .select({
-      d: invoiceDetails,
-      recId: reconciliations.id,
-      chargeFromConsignment: reconciliations.chargeFromConsignment,
-      rerateDetail: reconciliations.rerateDetail,
-      ratingDetail: consignments.ratingDetail,
-      customerName: customers.name,
-      customerOptions: customers.options,
-      customerBilling: customers.billingAddress,
-    })
-    .from(invoiceDetails)
-    .innerJoin(reconciliations, eq(reconciliations.invoiceDetailId, invoiceDetails.id))
-    .innerJoin(customers, eq(customers.id, invoiceDetails.customerId))
-    .leftJoin(consignments, eq(consignments.id, invoiceDetails.consignmentId))
-    .where(and(inArray(invoiceDetails.id, ids), invoiceableSql))
-    .orderBy(asc(invoiceDetails.customerId), asc(invoiceDetails.despatchDate), asc(invoiceDetails.consignmentNumber), asc(invoiceDetails.id));
 }
 
 interface Group {
@@ -144,9 +144,12 @@ async function groupLines(db: DbOrTx, lines: Loaded[]): Promise<Group[]> {
   return [...groups.values()];
 }
 
-/** A line another run billed first: its invoice is written again without it. */
+/** A line another run billed first, or whose charge another line bills: its invoice is written again without it. */
 class AlreadyBilled extends Error {
-  constructor(readonly billed: number[]) {
+  constructor(
+    readonly billed: number[],
+    readonly charged: number[] = [],
+  ) {
     super("already billed");
   }
 }
@@ -200,15 +203,14 @@ export async function takeInvoiceNumber(tx: DbOrTx): Promise<string> {
  * written again without that line. The number is taken last, so the sequence's row lock is held
  * only for the end of the transaction and invoices are numbered in commit order.
  */
-async function writeInvoice(db: Db, group: Group, userId: number | null, costsOf: Map<number, Array<{ category: string; description: string; amount: string }>>) {
+async function writeInvoice(db: Db, group: Group, payload: z.infer<typeof invoicingPayload>, costsOf: CostsOf, refuse: (lines: Loaded[]) => void) {
+  const userId = payload.userId;
   let lines = group.lines;
   for (;;) {
     if (!lines.length) return null;
     try {
       return await db.transaction(async (tx) => {
-        const sells = lines.map((l) =>
-          sellFor({ chargeFromConsignment: l.chargeFromConsignment, rating: (l.rerateDetail ?? l.ratingDetail) as SellSource["rating"], invoiceCosts: costsOf.get(l.d.id) ?? [] }),
-        );
+        const sells = lines.map((l) => sellOfLine(l, costsOf));
         // sell lines are cents; invoiceGst reads amounts as dollars
         const gst = invoiceGst(group.billingAddress.country, sells.map((s) => ({ costs: s.lines.map((l) => ({ category: l.category, amount: centsToAmount(l.amount) })) })));
         const [inv] = await tx
@@ -236,6 +238,11 @@ async function writeInvoice(db: Db, group: Group, userId: number | null, costsOf
           throw new AlreadyBilled(lines.filter((l) => !got.has(l.d.id)).map((l) => l.d.id));
         }
         const idOf = new Map(inserted.map((r) => [r.source!, r.id]));
+        // the race with another run billing the same consignment's charge from another carrier line
+        const rebill = payload.rebill ? { note: payload.rebill.note, userId } : null;
+        const claim = await claimCharges(tx, lineCharges(lines, sells).map((c) => ({ ...c, detailId: idOf.get(c.lineId)! })), rebill);
+        if (claim.taken.length) throw new AlreadyBilled([], claim.taken);
+        if (rebill && claim.rebilled.length) await noteRebills(tx, lines.filter((l) => claim.rebilled.includes(l.d.id)), rebill);
         const costRows = lines.flatMap((l, i) => {
           const detailId = idOf.get(l.d.id)!;
           const rows = sells[i]!.lines.map((s) => ({ invoiceDetailId: detailId, category: s.category as CostCategory, description: s.description, amount: centsToAmount(s.amount) }));
@@ -251,7 +258,9 @@ async function writeInvoice(db: Db, group: Group, userId: number | null, costsOf
       });
     } catch (e) {
       if (!(e instanceof AlreadyBilled)) throw e;
-      const taken = new Set(e.billed);
+      const taken = new Set([...e.billed, ...e.charged]);
+      const charged = new Set(e.charged);
+      refuse(lines.filter((l) => charged.has(l.d.id)));
       lines = lines.filter((l) => !taken.has(l.d.id));
     }
   }
@@ -278,32 +287,47 @@ async function invoiceLines(
 ): Promise<InvoicingResult> {
   const { db } = services;
   const lines = await loadLines(db, payload.invoiceDetailIds);
-  const result: InvoicingResult = { invoices: [], skipped: new Set(payload.invoiceDetailIds).size - lines.length };
+  const result: InvoicingResult = { invoices: [], skipped: new Set(payload.invoiceDetailIds).size - lines.length, refused: [] };
   if (!lines.length) return result;
-  const costsOf = new Map<number, Array<{ category: string; description: string; amount: string }>>();
-  for (let i = 0; i < lines.length; i += 1000) {
-    const part = lines.slice(i, i + 1000).map((l) => l.d.id);
-    const rows = await db.select({ detailId: invoiceCosts.invoiceDetailId, category: invoiceCosts.category, description: invoiceCosts.description, amount: invoiceCosts.amount }).from(invoiceCosts).where(inArray(invoiceCosts.invoiceDetailId, part)).orderBy(asc(invoiceCosts.id));
-    for (const c of rows) {
-      const list = costsOf.get(c.detailId) ?? [];
-      list.push(c);
-      costsOf.set(c.detailId, list);
-    }
-  }
+  const costsOf = await loadCosts(db, lines);
   const groups = await groupLines(db, lines);
+  const refusedLines: Loaded[] = [];
   let n = 0;
   for (const group of groups) {
-    const written = await writeInvoice(db, group, payload.userId, costsOf);
+    const before = refusedLines.length;
+    const written = await writeInvoice(db, group, payload, costsOf, (ls) => refusedLines.push(...ls));
     n += 1;
+    const refusedHere = refusedLines.length - before;
     if (!written) {
-      result.skipped += group.lines.length;
+      result.skipped += group.lines.length - refusedHere;
       continue;
     }
-    result.skipped += group.lines.length - written.lines;
+    result.skipped += group.lines.length - written.lines - refusedHere;
     // after the commit: a PDF or an e-mail that fails leaves the invoice made, and says so
     const delivered = await deliverInvoice(services, written.id);
     result.invoices.push({ ...written, ...delivered });
     await progress(Math.round((n / groups.length) * 100), `Invoiced ${n} of ${groups.length} invoices`);
   }
+  result.refused = await refusalsOf(db, refusedLines, costsOf);
   return result;
+}
+
+/** Names what a refused line's charges are billed on, now that the run that took them has committed. */
+async function refusalsOf(db: Db, lines: Loaded[], costsOf: CostsOf): Promise<InvoicingResult["refused"]> {
+  if (!lines.length) return [];
+  const charges = lineCharges(lines, lines.map((l) => sellOfLine(l, costsOf)));
+  const billed = await billedAlready(db, charges);
+  return lines.map((l) => {
+    const mine = charges.filter((c) => c.lineId === l.d.id);
+    const named = mine.flatMap((c) => {
+      const invoice = billed.get(`${c.key}|${c.category}`);
+      return invoice ? [BILLED_MESSAGES.alreadyBilled(c.consignment, c.category, invoice)] : [];
+    });
+    return { invoice_detail_id: l.d.id, message: named.join(" ") || BILLED_MESSAGES.chosenTwice(l.d.consignmentNumber ?? String(l.d.id), mine[0]?.category ?? "charge") };
+  });
+}
+
+/** A rebill is recorded on the line's reconciliation too, where finance reads the line's story. */
+async function noteRebills(tx: DbOrTx, lines: Loaded[], rebill: { note: string; userId: number | null }) {
+  await tx.insert(reconciliationNotes).values(lines.map((l) => ({ reconciliationId: l.recId, userId: rebill.userId, text: BILLED_MESSAGES.rebillNote(rebill.note).slice(0, 255) })));
 }

@@ -156,16 +156,21 @@ export async function listInvoiceable(db: DbOrTx, user: CurrentUser, raw: Record
   }[f.order_by];
   const dir = f.order_direction === "desc" ? desc : asc;
   const rows = await db
-    .select({ d: invoiceDetails, customer: customers.name })
+    .select({ d: invoiceDetails, customer: customers.name, carrierInvoiceNumber: invoices.invoiceNumber, carrierInvoiceDate: invoices.invoiceDate })
     .from(invoiceDetails)
     .innerJoin(customers, eq(customers.id, invoiceDetails.customerId))
+    .innerJoin(invoices, eq(invoices.id, invoiceDetails.invoiceId))
     .where(and(...where))
     .orderBy(dir(column), dir(invoiceDetails.id))
     .limit(LIST_LIMIT + 1);
   return {
     filters: f,
-    lines: rows.slice(0, LIST_LIMIT).map(({ d, customer }) => ({
+    lines: rows.slice(0, LIST_LIMIT).map(({ d, customer, carrierInvoiceNumber, carrierInvoiceDate }) => ({
       id: d.id,
+      // which carrier bill the line came from: a carrier's duplicate bill shows as another number (decision 021)
+      carrier_invoice_number: carrierInvoiceNumber,
+      carrier_invoice_date: carrierInvoiceDate,
+      possible_duplicate: d.duplicateOfDetailId != null,
       consignment_number: d.consignmentNumber,
       customer,
       receiver_name: d.receiverName,

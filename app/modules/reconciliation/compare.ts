@@ -7,7 +7,8 @@
 import { COST_CATEGORIES } from "../../../db/schema/finance";
 import { divideRounded, toCents } from "../invoicing/money";
 
-export const REASON_CATEGORIES = ["zone", "incorrect_rate", "failed_to_rate", "buy_rate_missing", "service", "surcharge", "check_wt_vol"] as const;
+/** `duplicate` is not the comparison's: the import found the line on another carrier invoice (decision 021) */
+export const REASON_CATEGORIES = ["duplicate", "zone", "incorrect_rate", "failed_to_rate", "buy_rate_missing", "service", "surcharge", "check_wt_vol"] as const;
 export type ReasonCategory = (typeof REASON_CATEGORIES)[number];
 /** spec 3 section 9: the reason a line outside its thresholds gets when no cause is found */
 export const DEFAULT_REASON: ReasonCategory = "check_wt_vol";

@@ -14,6 +14,7 @@ import { canSeeBuyCosts } from "../auth/roles";
 import { authorize } from "../auth/guard.server";
 import { canAdministerInvoices, financeScope } from "../invoices/access";
 import { getLine, lineJson } from "../invoices/details.server";
+import { duplicateOfLine } from "../invoices/duplicates.server";
 import { sellFor, type SellResult } from "../invoicing/sell";
 import { toCents } from "../invoicing/money";
 import { AppError, notFound } from "../../utils/errors";
@@ -156,11 +157,12 @@ export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: numbe
   const r = await visibleReconciliation(db, user, id);
   const [line] = await db.select({ invoiceId: invoiceDetails.invoiceId }).from(invoiceDetails).where(eq(invoiceDetails.id, r.invoiceDetailId));
   if (!line) throw notFound(WHAT);
-  const [invoiceDetail, consignment, customerInvoiceDetail, notes] = await Promise.all([
+  const [invoiceDetail, consignment, customerInvoiceDetail, notes, duplicateOf] = await Promise.all([
     getLine(db, user, line.invoiceId, r.invoiceDetailId),
     consignmentJson(db, r.consignmentId),
     customerInvoiceLine(db, r.customerInvoiceDetailId),
     notesOf(db, r.id),
+    duplicateOfLine(db, r.invoiceDetailId),
   ]);
   const sell = sellOf(consignment?.rating, invoiceDetail.costs, r.chargeFromConsignment);
   const status = (r.rerateStatus ?? "rerate_error") as RerateStatus;
@@ -182,7 +184,9 @@ export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: numbe
     invoiced: Number(r.invoiced),
     categories: r.categories.map((c) => ({ category: c.category, rated: dollars(c.rated), invoiced: dollars(c.invoiced), difference: dollars(c.difference) })),
     reason_categories: REASON_CATEGORIES.filter((c) => r.reasonCategories.includes(c)),
-    reconciliation_reasons: r.reasonCategories.map((reason) => ({ reason })),
+    reconciliation_reasons: r.reasonCategories.map((reason) => (reason === "duplicate" && duplicateOf ? { reason, ...duplicateOf } : { reason })),
+    /** the other carrier invoice's line this one possibly duplicates (decision 021) */
+    duplicate_of: duplicateOf,
     /** what the customer is charged now (sell.ts), in dollars */
     sell: { charged_from: sell.charged_from, fallback: sell.fallback, total: dollars(sell.total), lines: sell.lines.map((l) => ({ ...l, amount: dollars(l.amount) })) },
     preview: r.preview ?? null,

@@ -12,6 +12,7 @@ export const DEFAULT_PER_PAGE = 20;
 
 /** Labels of the reasons multi-select and the Issues column. */
 export const REASON_LABELS: Record<ReasonCategory, string> = {
+  duplicate: "Possible duplicate",
   zone: "Zone",
   incorrect_rate: "Incorrect rate",
   failed_to_rate: "Failed to rate",

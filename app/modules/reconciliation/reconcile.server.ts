@@ -72,6 +72,7 @@ export async function reconcileLines(
       fromZone: invoiceDetails.senderZone,
       toZone: invoiceDetails.receiverZone,
       totalCost: invoiceDetails.totalCost,
+      duplicateOf: invoiceDetails.duplicateOfDetailId,
       consignmentId: consignments.id,
       ratingDetail: consignments.ratingDetail,
       consignmentServiceId: consignments.serviceId,
@@ -109,7 +110,9 @@ export async function reconcileLines(
         unquoted: l.unquoted,
       };
       const consignment = l.consignmentId == null ? null : { rating_detail: l.ratingDetail, service_id: l.consignmentServiceId };
-      const c = compare(facts, consignment, thresholdsOf(l.customerOptions));
+      const compared = compare(facts, consignment, thresholdsOf(l.customerOptions));
+      // a possible duplicate of another carrier invoice's line is a person's to decide (decision 021)
+      const c = l.duplicateOf == null ? compared : { ...compared, state: "reconciling" as const, reasons: ["duplicate" as const, ...compared.reasons] };
       const rerate = rerateDecision(facts, consignment);
       if (c.state === "reconciled") result.reconciled += 1;
       else result.reconciling += 1;

@@ -119,6 +119,24 @@ export default function InvoicePage() {
           <dt className="text-slate-500">Total cost of lines</dt>
           <dd className="tabular-nums">${invoice.total_cost.toFixed(2)}</dd>
         </div>
+        {payable && invoice.duplicates_caught ? (
+          <div data-testid="duplicates-caught">
+            <dt className="text-slate-500">Duplicates caught</dt>
+            <dd className="tabular-nums">
+              {invoice.duplicates_caught.count} · ${invoice.duplicates_caught.amount.toFixed(2)}
+            </dd>
+          </div>
+        ) : null}
+        {invoice.possible_duplicate_of ? (
+          <div className="col-span-2">
+            <dt className="text-slate-500">Duplicate check</dt>
+            <dd className="font-semibold text-amber-800">
+              <Link to={`/invoice/${invoice.possible_duplicate_of.invoice_id}`} className="underline">
+                {invoice.possible_duplicate_of.message}
+              </Link>
+            </dd>
+          </div>
+        ) : null}
         {invoice.exported_at ? (
           <div>
             <dt className="text-slate-500">Exported</dt>

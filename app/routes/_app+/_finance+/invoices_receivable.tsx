@@ -77,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       keep.set("scheduled", "1");
       return redirect(`/invoices_receivable?${keep}`);
     }
-    const { job_id } = await startInvoicing(context.db, context.queue, user, { invoice_detail_ids: ids });
+    const { job_id } = await startInvoicing(context.db, context.queue, user, { invoice_detail_ids: ids, rebill: form.get("rebill"), note: form.get("note") });
     keep.set("job", job_id);
     return redirect(`/invoices_receivable?${keep}`);
   } catch (e) {

@@ -148,6 +148,14 @@ export default function ReconciliationDetailPage() {
         <div>
           <dt className="text-slate-500">Issues</dt>
           <dd>{rec.reason_categories.length ? rec.reason_categories.map((r) => r.replaceAll("_", " ")).join(", ") : "None"}</dd>
+          {rec.duplicate_of ? (
+            <dd className="font-semibold text-amber-800" data-testid="duplicate-of">
+              Possible duplicate of{" "}
+              <Link to={`/invoice/${rec.duplicate_of.invoice_id}`} className="underline">
+                invoice {rec.duplicate_of.invoice_number ?? "—"} line {rec.duplicate_of.line_number}
+              </Link>
+            </dd>
+          ) : null}
         </div>
       </dl>
       <div className="grid gap-4 lg:grid-cols-3">
