@@ -7,7 +7,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { allocationRules, carriers, customers, invoiceDetails, invoices, services, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { canAdministerInvoices, canUseFinance, financeScope } from "../invoices/access";
+import { canAdministerInvoices, canUseFinance, financeScope, FINANCE_ACCESS_MESSAGES } from "../invoices/access";
+import { mayNameRecord } from "../invoices/scope.server";
 import { AppError, forbidden, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { loadCatalogue } from "./catalogue.server";
@@ -205,17 +206,22 @@ export async function testRules(db: DbOrTx, user: CurrentUser, raw: unknown) {
     if (!head) throw new AppError("invalid", "No allocation rule has that id", { rule_id: ["No allocation rule has that id"] });
     const outcome = evaluateChain(chainOf(head.id, byId), line, catalogue.lookup);
     if (!outcome.ok) throw new AppError("invalid", outcome.error, { base: [outcome.error] });
+    if (!(await mayNameRecord(db, scope, head.allocationModel, outcome.id))) throw otherCustomer();
     const allocation = await describe(head.allocationModel, outcome.id);
     return { allocation, message: MESSAGES.allocated(allocation), rule_id: outcome.ruleId };
   }
   const result = allocateLine(rules, line, catalogue.lookup, catalogue.siteCustomer);
   if (result.error) throw new AppError("invalid", result.error, { base: [result.error] });
+  // a customer's finance user learns whether the rules give the line to them, never to whom else
+  if (!(await mayNameRecord(db, scope, "Customer", result.customerId!)) || (result.siteId && !(await mayNameRecord(db, scope, "Site", result.siteId)))) throw otherCustomer();
   const parts = [await describe("Customer", result.customerId!)];
   if (result.siteId) parts.push(await describe("Site", result.siteId));
   if (result.serviceId) parts.push(await describe("CarrierService", result.serviceId));
   const allocation = parts.join(", ");
   return { allocation, message: MESSAGES.allocated(allocation), customer_id: result.customerId, site_id: result.siteId, service_id: result.serviceId };
 }
+
+const otherCustomer = () => new AppError("invalid", FINANCE_ACCESS_MESSAGES.otherCustomer, { base: [FINANCE_ACCESS_MESSAGES.otherCustomer] });
 
 /** 'Customer ACME Pty Ltd (ACME)' for the test message. */
 function describer(db: DbOrTx) {
