@@ -187,7 +187,7 @@ describe("a view is a preference, never a permission", () => {
     expect((await read("despatcher", "/")).location).toBe("/invoices_payable");
     await server.db.update(users).set({ canReconcile: false }).where(eq(users.email, EMAILS.despatcher));
     expect((await read("despatcher", "/api/reconciliations")).status).toBe(403);
-  });
+  }, 240_000); // ten users by two dozen reads: minutes on PGlite under load
 });
 
 /** What a customer's own lines of the shared invoice give: every field they can read is checked against it. */
