@@ -326,6 +326,16 @@ describe("a shared carrier invoice, as each customer's finance user reads it", (
     const own = await c.finance.json<Json>("/api/allocation_rules/test", { json: { invoice_detail_id: ids.acmeLine2, rule_id: toOwn } });
     expect(own.status).toBe(200);
     expect(own.body.message).toContain("Acme Distribution");
+    // the rules list, the mapping export and the rules screen hold every customer's mappings: a
+    // customer's finance user sees the carrier-wide rules that name only them
+    const listed = await c.finance.json<Json>("/api/allocation_rules?carrier_code=auspost");
+    expect(listed.body.allocation_rules.map((r: Json) => r.id)).toEqual([toOwn]);
+    expect((await c.admin.json<Json>("/api/allocation_rules?carrier_code=auspost")).body.allocation_rules.map((r: Json) => r.id)).toEqual([toCustomer, toSite, toOwn]);
+    const exported = await (await c.finance.request("/api/allocation_rules/sapphire_mapping_export?carrier_code=auspost")).text();
+    const screen = await (await c.finance.request("/allocation_rules?carrier=auspost", { headers: { Accept: "text/html" } })).text();
+    // (a page's asset names may hold any three capitals: no "TST" there)
+    for (const text of [JSON.stringify(listed.body), exported, screen]) for (const s of ["Testing Pty Ltd", "TESTCO", "Test Site"]) expect(text).not.toContain(s);
+    expect(await (await c.admin.request("/allocation_rules?carrier=auspost", { headers: { Accept: "text/html" } })).text()).toContain("Testing Pty Ltd");
   });
 });
 
