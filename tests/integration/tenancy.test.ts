@@ -144,7 +144,8 @@ describe("user options", () => {
   });
 
   it("switches the view, which changes the landing page", async () => {
-    const u = await createUser(server.db, demo.acme.id, { email: "viewer@example.com" });
+    // the FINANCE view needs finance (decision 022; tests/integration/finance-access.test.ts)
+    const u = await createUser(server.db, demo.acme.id, { email: "viewer@example.com", canReconcile: true });
     const { c } = await signedIn(u.email);
     await c.json(`/api/update_user_options/${u.id}`, { method: "PUT", json: { options: { view: "FINANCE" } } });
     expect((await c.request("/")).headers.get("location")).toBe("/invoices_payable");
@@ -155,11 +156,12 @@ describe("user options", () => {
     const stranger = await createUser(server.db, other.id, { email: "stranger@example.com" });
     const colleague = await createUser(server.db, demo.acme.id, { email: "colleague@example.com" });
     const { c } = await signedIn("despatcher@example.com");
-    expect((await c.json(`/api/update_user_options/${stranger.id}`, { method: "PUT", json: { options: { view: "FINANCE" } } })).status).toBe(404);
-    expect((await c.json(`/api/update_user_options/${colleague.id}`, { method: "PUT", json: { options: { view: "FINANCE" } } })).status).toBe(403);
+    const options = { options: { quote_button: "quick_quote" } };
+    expect((await c.json(`/api/update_user_options/${stranger.id}`, { method: "PUT", json: options })).status).toBe(404);
+    expect((await c.json(`/api/update_user_options/${colleague.id}`, { method: "PUT", json: options })).status).toBe(403);
     // staff of the same customer may
     const admin = await signedIn("admin@example.com");
-    expect((await admin.c.json(`/api/update_user_options/${colleague.id}`, { method: "PUT", json: { options: { view: "FINANCE" } } })).status).toBe(200);
+    expect((await admin.c.json(`/api/update_user_options/${colleague.id}`, { method: "PUT", json: options })).status).toBe(200);
   });
 });
 

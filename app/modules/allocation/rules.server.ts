@@ -7,7 +7,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { allocationRules, carriers, customers, invoiceDetails, invoices, services, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { canAdministerInvoices, canUseFinance, financeScope } from "../invoices/access";
+import { canAdministerInvoices, canUseFinance, financeScope, FINANCE_ACCESS_MESSAGES, type FinanceScope } from "../invoices/access";
+import { mayNameRecord } from "../invoices/scope.server";
 import { AppError, forbidden, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { loadCatalogue } from "./catalogue.server";
@@ -49,7 +50,10 @@ export function toEngine(r: RuleRow): EngineRule {
   return { id: r.id, customerId: r.customerId, allocationModel: r.allocationModel, type: r.type, options: r.options, nextRuleId: r.nextRuleId };
 }
 
-/** The carrier's live rules (all carriers' without a code), in spec shape with each rule's group head. */
+/**
+ * The carrier's live rules (all carriers' without a code), in spec shape with each rule's group
+ * head; a customer's finance user sees none that names another customer (namedOnlyToScope).
+ */
 export async function listRules(db: DbOrTx, user: CurrentUser, carrierCode?: string | null) {
   assertReader(user);
   const carrier = carrierCode ? await carrierByCode(db, carrierCode) : null;
@@ -65,7 +69,8 @@ export async function listRules(db: DbOrTx, user: CurrentUser, carrierCode?: str
   const pointed = new Set(engine.map((r) => r.nextRuleId));
   const headOf = new Map<number, number>();
   for (const h of engine.filter((r) => !pointed.has(r.id))) for (const r of chainOf(h.id, byId)) headOf.set(r.id, h.id);
-  return rows.map(({ rule, carrierCode: code }) => ({
+  const shown = await namedOnlyToScope(db, financeScope(user), rows);
+  return shown.map(({ rule, carrierCode: code }) => ({
     id: rule.id,
     carrier_code: code,
     carrier_id: rule.carrierId,
@@ -79,6 +84,25 @@ export async function listRules(db: DbOrTx, user: CurrentUser, carrierCode?: str
     /** the first rule of this rule's chain: the group it is tested and shown in */
     group: headOf.get(rule.id) ?? rule.id,
   }));
+}
+
+/**
+ * The rules a reader may see: all for staff; for a customer's finance user the carrier-wide rules
+ * and their own customer's, leaving out any that names another customer or another customer's
+ * site (decision 022: rules hold every customer's mappings).
+ */
+async function namedOnlyToScope<T extends { rule: RuleRow }>(db: DbOrTx, scope: FinanceScope, rows: T[]): Promise<T[]> {
+  if (scope.kind === "all") return rows;
+  const target = (r: RuleRow) => (r.type === "Mapping" ? Number((r.options as MappingOptions).to_id) : null);
+  const siteIds = rows.filter((r) => r.rule.allocationModel === "Site" && target(r.rule) != null).map((r) => target(r.rule)!);
+  const own = new Set((siteIds.length ? await db.select({ id: sites.id }).from(sites).where(and(inArray(sites.id, siteIds), eq(sites.customerId, scope.customerId))) : []).map((x) => x.id));
+  return rows.filter(({ rule }) => {
+    if (rule.customerId != null && rule.customerId !== scope.customerId) return false;
+    const to = target(rule);
+    if (to == null) return true;
+    if (rule.allocationModel === "Customer") return to === scope.customerId;
+    return rule.allocationModel === "Site" ? own.has(to) : true;
+  });
 }
 
 /** A Mapping's to_id must be a record of its model (a site of the rule's customer, a service of its carrier). */
@@ -205,17 +229,22 @@ export async function testRules(db: DbOrTx, user: CurrentUser, raw: unknown) {
     if (!head) throw new AppError("invalid", "No allocation rule has that id", { rule_id: ["No allocation rule has that id"] });
     const outcome = evaluateChain(chainOf(head.id, byId), line, catalogue.lookup);
     if (!outcome.ok) throw new AppError("invalid", outcome.error, { base: [outcome.error] });
+    if (!(await mayNameRecord(db, scope, head.allocationModel, outcome.id))) throw otherCustomer();
     const allocation = await describe(head.allocationModel, outcome.id);
     return { allocation, message: MESSAGES.allocated(allocation), rule_id: outcome.ruleId };
   }
   const result = allocateLine(rules, line, catalogue.lookup, catalogue.siteCustomer);
   if (result.error) throw new AppError("invalid", result.error, { base: [result.error] });
+  // a customer's finance user learns whether the rules give the line to them, never to whom else
+  if (!(await mayNameRecord(db, scope, "Customer", result.customerId!)) || (result.siteId && !(await mayNameRecord(db, scope, "Site", result.siteId)))) throw otherCustomer();
   const parts = [await describe("Customer", result.customerId!)];
   if (result.siteId) parts.push(await describe("Site", result.siteId));
   if (result.serviceId) parts.push(await describe("CarrierService", result.serviceId));
   const allocation = parts.join(", ");
   return { allocation, message: MESSAGES.allocated(allocation), customer_id: result.customerId, site_id: result.siteId, service_id: result.serviceId };
 }
+
+const otherCustomer = () => new AppError("invalid", FINANCE_ACCESS_MESSAGES.otherCustomer, { base: [FINANCE_ACCESS_MESSAGES.otherCustomer] });
 
 /** 'Customer ACME Pty Ltd (ACME)' for the test message. */
 function describer(db: DbOrTx) {

@@ -4,6 +4,7 @@ import type { DbOrTx } from "../../../db/client.server";
 import { customers, sessions, sites, users, userSites, type CustomerOptions, type UserOptions } from "../../../db/schema";
 import type { RoleName } from "../../../db/schema/users";
 import { canPostTrackingEvents, isAdmin, type AccessSubject } from "./roles";
+import { effectiveView } from "../invoices/access";
 import { preparedFor } from "../../utils/prepared.server";
 
 export const DEFAULT_SESSION_TIMEOUT_MINUTES = 720;
@@ -200,7 +201,8 @@ function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRo
     passwordResetRequired: user.passwordResetRequired,
     authenticationToken: user.authenticationToken,
     options,
-    view: options.view === "FINANCE" ? "FINANCE" : "DESPATCHER",
+    // a preference, never a permission: FINANCE stored without finance permission counts as DESPATCHER (decision 022)
+    view: effectiveView(user, options.view),
     homeCustomerId: user.customerId,
     customer: {
       id: customer.id,

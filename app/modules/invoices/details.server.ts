@@ -11,6 +11,7 @@ import { authorize } from "../auth/guard.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { canAdministerInvoices, financeScope, type FinanceScope } from "./access";
+import { scopedLineNumbers, visibleCustomers } from "./scope.server";
 import { refreshInvoiceState } from "./actions.server";
 import { invoiceableSql } from "../invoicing/invoiceable.server";
 import { INVOICE_MESSAGES, lineSearchSchema, lineUpdateSchema, type LineStateFilter } from "./schemas";
@@ -122,8 +123,10 @@ export async function searchLines(db: DbOrTx, user: CurrentUser, raw: Record<str
     .limit(q.per_page)
     .offset((q.page - 1) * q.per_page);
   const totalPages = Math.max(1, Math.ceil(Number(total) / q.per_page));
+  // a customer's user numbers their own lines of a shared invoice, with no gaps for others'
+  const numbers = await scopedLineNumbers(db, scope, rows.map(({ d }) => d));
   return {
-    invoice_details: rows.map(({ d, ...extra }) => lineJson(d, extra)),
+    invoice_details: rows.map(({ d, ...extra }) => ({ ...lineJson(d, extra), line_number: numbers?.get(d.id) ?? d.lineNumber })),
     pagination: { current_page: q.page, total_pages: totalPages, total_records: Number(total), per_page: q.per_page },
     meta: { counts: { all: Number(counts!.all), allocated: Number(counts!.allocated), unallocated: Number(counts!.unallocated), invoiced: Number(counts!.invoiced) } },
     message: rows.length ? null : INVOICE_MESSAGES.noLines,
@@ -155,16 +158,21 @@ export async function getLine(db: DbOrTx, user: CurrentUser, invoiceId: number, 
   const at = ids.indexOf(id);
   return {
     ...lineJson(row.d, row),
+    // the line's place among the reader's lines is its number for a customer's user (scopedLineNumbers)
+    line_number: scope.kind === "all" ? row.d.lineNumber : at + 1,
     costs: costs.map((c) => ({ id: c.id, category: c.category, description: c.description, amount: Number(c.amount) })),
     position: { index: at + 1, total: ids.length, first: ids[0]!, last: ids[ids.length - 1]!, previous: at > 0 ? ids[at - 1]! : null, next: at < ids.length - 1 ? ids[at + 1]! : null },
   };
 }
 export type LineDetail = Awaited<ReturnType<typeof getLine>>;
 
-/** The modal's selects: customers, the chosen customer's sites, the line carrier's services. */
-export async function lineChoices(db: DbOrTx, customerId: number | null, carrierId: number | null) {
+/**
+ * The modal's selects: customers, the chosen customer's sites, the line carrier's services. A
+ * customer's user sees the modal read only, and names no customer but their own.
+ */
+export async function lineChoices(db: DbOrTx, user: CurrentUser, customerId: number | null, carrierId: number | null) {
   const [customerRows, siteRows, serviceRows] = await Promise.all([
-    db.select({ id: customers.id, name: customers.name }).from(customers).orderBy(asc(sql`lower(${customers.name})`)).limit(1000),
+    visibleCustomers(db, financeScope(user)),
     customerId ? db.select({ id: sites.id, name: sites.name }).from(sites).where(eq(sites.customerId, customerId)).orderBy(asc(sql`lower(${sites.name})`)) : Promise.resolve([]),
     carrierId ? db.select({ id: services.id, name: services.name }).from(services).where(eq(services.carrierId, carrierId)).orderBy(asc(sql`lower(${services.name})`)) : Promise.resolve([]),
   ]);

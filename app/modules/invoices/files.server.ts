@@ -6,11 +6,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
-import { and, eq, exists, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { invoiceDetails, invoices } from "../../../db/schema";
+import { invoices } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { financeScope } from "./access";
+import { canReadCarrierFile, FINANCE_ACCESS_MESSAGES } from "./access";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError, notFound } from "../../utils/errors";
@@ -86,20 +86,16 @@ export async function removeInvoiceFile(name: string): Promise<void> {
 }
 
 /**
- * GET /api/invoices/{id}/original_file: the file an invoice came from, for those who may see the
- * invoice (financeScope: staff every one; a customer's user only an invoice holding their lines).
+ * GET /api/invoices/{id}/original_file: the file a carrier invoice came from, for staff only: one
+ * carrier file holds every customer's lines (canReadCarrierFile, decision 022). A customer's user
+ * is refused alike whether or not the invoice exists or holds their lines, so nothing is learnt.
  */
 export async function originalFile(db: DbOrTx, user: CurrentUser, id: number): Promise<Response> {
-  const scope = financeScope(user);
+  if (!canReadCarrierFile(user)) throw new AppError("forbidden", FINANCE_ACCESS_MESSAGES.carrierFileStaffOnly);
   const [row] = await db
     .select({ name: invoices.originalFileName, path: invoices.originalFilePath, type: invoices.originalFileType })
     .from(invoices)
-    .where(
-      and(
-        eq(invoices.id, id),
-        scope.kind === "all" ? undefined : exists(db.select({ one: sql`1` }).from(invoiceDetails).where(and(eq(invoiceDetails.invoiceId, invoices.id), eq(invoiceDetails.customerId, scope.customerId)))),
-      ),
-    );
+    .where(eq(invoices.id, id));
   if (!row?.path) throw notFound("Invoice file");
   const body = await readFile(storedPath(row.path)).catch(() => null);
   if (!body) throw notFound("Invoice file");

@@ -13,40 +13,31 @@ import { parseOrThrow } from "../../utils/validation";
 import { rowsOf } from "../../utils/sql-rows";
 import { financeScope, type FinanceScope } from "./access";
 import { possibleDuplicateText } from "./duplicates.server";
+import { INVOICE_ID, invoiceFileNameSql, invoiceScopeSql, invoiceStateSql, invoiceTotalSql, lineScopeSql } from "./scope.server";
 import { dateRange, invoiceFilterSchema, INVOICE_MESSAGES, type DateFilter, type PayableStateFilter } from "./schemas";
 
-/**
- * The outer invoice's id, spelled out: drizzle writes a column of a one-table select unqualified,
- * and inside a subquery over invoice_details an unqualified "id" would be the line's own.
- */
-export const INVOICE_ID = sql.raw(`"invoices"."id"`);
-
-/** The lines of an invoice this scope may see, as a condition on invoice_details d. */
-export function lineScopeSql(scope: FinanceScope): SQL {
-  return scope.kind === "all" ? sql`true` : sql`d.customer_id = ${scope.customerId}`;
-}
-
-/** Invoices this scope may see: all, or those holding one of the customer's lines. */
-export function invoiceScopeSql(scope: FinanceScope): SQL | undefined {
-  return scope.kind === "all" ? undefined : sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and d.customer_id = ${scope.customerId})`;
-}
+export { INVOICE_ID, invoiceScopeSql, lineScopeSql } from "./scope.server";
 
 const count = (scope: FinanceScope, where: SQL) => sql<number>`(select count(*)::int from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and ${where})`;
 
-/** One invoice's columns with counts and cost over the lines the caller may see. */
+/**
+ * One invoice's columns with state, total, counts and cost over the lines the caller may see (a
+ * customer's user reads a shared carrier invoice as their own lines give it); the carrier's file
+ * name only for those who may download it.
+ */
 function invoiceColumns(scope: FinanceScope) {
   return {
     id: invoices.id,
-    state: invoices.state,
+    state: invoiceStateSql(scope),
     accountingType: invoices.accountingType,
     invoiceNumber: invoices.invoiceNumber,
     invoiceDate: invoices.invoiceDate,
-    total: invoices.total,
+    total: invoiceTotalSql(scope),
     carrierId: invoices.carrierId,
     carrierName: carriers.name,
     carrierCode: carriers.code,
     customerName: customers.name,
-    originalFileName: invoices.originalFileName,
+    originalFileName: invoiceFileNameSql(scope),
     exportedAt: invoices.exportedAt,
     linesCount: count(scope, sql`true`),
     allocatedCount: count(scope, sql`d.state in ('allocated', 'exported')`),
@@ -106,11 +97,14 @@ function toJson(r: InvoiceRow): InvoiceJson {
   };
 }
 
-/** Which state counter an invoice falls under (allocation_failure waits like unallocated). */
-const stateSql: Record<Exclude<PayableStateFilter, "all">, SQL> = {
-  unallocated: sql`${invoices.state} not in ('allocated', 'exported')`,
-  allocated: sql`${invoices.state} = 'allocated'`,
-  exported: sql`${invoices.state} = 'exported'`,
+/** Which state counter an invoice falls under (allocation_failure waits like unallocated), over the scope's lines. */
+const stateSqlFor = (scope: FinanceScope): Record<Exclude<PayableStateFilter, "all">, SQL> => {
+  const state = invoiceStateSql(scope);
+  return {
+    unallocated: sql`${state} not in ('allocated', 'exported')`,
+    allocated: sql`${state} = 'allocated'`,
+    exported: sql`${state} = 'exported'`,
+  };
 };
 
 export const LIST_LIMIT = 500;
@@ -133,13 +127,15 @@ export interface InvoiceList {
 export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>): Promise<InvoiceList> {
   const f = parseOrThrow(invoiceFilterSchema, raw);
   const scope = financeScope(user);
+  const stateSql = stateSqlFor(scope);
   const date = f.date ?? "fortnight";
   const range = dateRange(date, userToday(user), { from: f.from, to: f.to });
   const base = and(
     eq(invoices.accountingType, "payable"),
     invoiceScopeSql(scope),
     f.carrier_id ? eq(invoices.carrierId, f.carrier_id) : undefined,
-    f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and d.customer_id = ${f.customer_id})` : undefined,
+    // within the scope's lines: a customer's user cannot learn which invoices hold another's
+    f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and d.customer_id = ${f.customer_id})` : undefined,
     gte(invoices.invoiceDate, range.from),
     lte(invoices.invoiceDate, range.to),
   );

@@ -8,7 +8,7 @@ import { invoices } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { parseOrThrow } from "../../utils/validation";
 import { financeScope } from "./access";
-import { INVOICE_ID, invoiceScopeSql, lineScopeSql } from "./list.server";
+import { INVOICE_ID, invoiceScopeSql, invoiceStateSql, lineScopeSql } from "./scope.server";
 import { searchQuerySchema } from "./schemas";
 
 export const SEARCH_LIMIT = 10;
@@ -37,7 +37,8 @@ export async function searchInvoices(db: DbOrTx, user: CurrentUser, raw: Record<
       id: invoices.id,
       number: invoices.invoiceNumber,
       type: invoices.accountingType,
-      state: invoices.state,
+      // a shared carrier invoice's state over the reader's own lines
+      state: invoiceStateSql(scope),
       date: invoices.invoiceDate,
       references: pick("reference"),
       consignments: pick("consignment_number"),

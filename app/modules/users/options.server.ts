@@ -5,6 +5,7 @@ import { users, type UserOptions } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { forbiddenMessage } from "../auth/guard.server";
 import { isAdmin } from "../auth/roles";
+import { canChooseView, FINANCE_ACCESS_MESSAGES } from "../invoices/access";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 
@@ -35,12 +36,12 @@ const bodySchema = z.object({ options: userOptionsSchema }).strict();
 
 /**
  * Merges options into a user's saved options. A user sets their own; staff may set those of a
- * user of the customer they work in.
+ * user of the customer they work in. The FINANCE view is refused (403) to a user without finance.
  */
 export async function updateUserOptions(db: DbOrTx, actor: CurrentUser, userId: number, raw: unknown): Promise<UserOptions> {
   const { options } = parseOrThrow(bodySchema, raw);
   const [target] = await db
-    .select({ id: users.id, customerId: users.customerId, options: users.options })
+    .select({ id: users.id, customerId: users.customerId, options: users.options, role: users.role, canReconcile: users.canReconcile })
     .from(users)
     .where(eq(users.id, userId));
   if (!target) throw notFound("User");
@@ -49,6 +50,10 @@ export async function updateUserOptions(db: DbOrTx, actor: CurrentUser, userId: 
     // another customer's user is invisible; a user of the same customer is forbidden
     if (target.customerId !== actor.customer.id) throw notFound("User");
     throw new AppError("forbidden", forbiddenMessage(actor));
+  }
+  // a view is a preference, never a permission: FINANCE only for a user who has finance (decision 022)
+  if (options.view && !canChooseView(target, options.view)) {
+    throw new AppError("forbidden", FINANCE_ACCESS_MESSAGES.viewRefused, { "options.view": [FINANCE_ACCESS_MESSAGES.viewRefused] });
   }
   const merged = { ...(target.options ?? {}), ...options } as UserOptions;
   await db.update(users).set({ options: merged, updatedAt: new Date() }).where(eq(users.id, userId));

@@ -13,6 +13,7 @@ import { deleteNoticeFor, listNotices, markNoticesSeen, type NoticeJson } from "
 import { adminButtons, canRunMaintenance, showsCustomerSwitcher } from "~/modules/shell/navigation";
 import { listCustomers, switchCustomer } from "~/modules/tenancy/customers.server";
 import { updateUserOptions } from "~/modules/users/options.server";
+import { canUseFinance } from "~/modules/invoices/access";
 import { AppError } from "~/utils/errors";
 import { parseOrThrow } from "~/utils/validation";
 import { safeRedirectPath, throwIfAccessError } from "~/utils/ui.server";
@@ -40,6 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     customers,
     adminButtons: adminButtons(user, user.customer.id),
     canRunMaintenance: canRunMaintenance(user),
+    // only a user with finance has a view to choose (decision 022)
+    canChooseView: canUseFinance(user),
     job: job ? { id: jobId!, status: job } : null,
   };
 }
@@ -219,7 +222,7 @@ function NoticesList({ notices, total, dates }: { notices: NoticeJson[]; total: 
 }
 
 export default function Home() {
-  const { user, dates, notices, customers, adminButtons: buttons, canRunMaintenance: maintenance, job } = useLoaderData<typeof loader>();
+  const { user, dates, notices, customers, adminButtons: buttons, canRunMaintenance: maintenance, canChooseView, job } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   return (
@@ -233,7 +236,7 @@ export default function Home() {
         </div>
         <div className="space-y-4">
           {customers.length > 0 && <CustomerSwitcher customers={customers} currentId={user.customerId} />}
-          <ViewChooser userId={user.id} view={user.view} />
+          {canChooseView && <ViewChooser userId={user.id} view={user.view} />}
           {buttons.length > 0 && (
             <section className="card" aria-labelledby="admin-heading">
               <h2 id="admin-heading" className="mb-2 font-semibold">

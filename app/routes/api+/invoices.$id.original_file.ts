@@ -5,7 +5,7 @@ import { receivablePdf } from "~/modules/invoicing/pdf.server";
 import { api } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";
 
-/** GET /api/invoices/{id}/original_file: the imported file (payable) or the invoice's PDF (receivable), scoped by financeScope. */
+/** GET /api/invoices/{id}/original_file: the imported carrier file (payable, staff only) or the invoice's PDF (receivable, its customer and staff). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireFinanceApi(context, request);

@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const lines = await searchLines(context.db, user, { invoice_id: id, state, page: q.get("page") ?? 1, per_page: perPage, order_by: q.get("order_by") ?? undefined, order_direction: q.get("order_direction") ?? undefined });
     const detailId = q.get("detail");
     const line = detailId ? await getLine(context.db, user, id, idParam(detailId, "Invoice detail id")) : null;
-    const choices = line ? await lineChoices(context.db, line.customer_id, line.carrier_id) : null;
+    const choices = line ? await lineChoices(context.db, user, line.customer_id, line.carrier_id) : null;
     return { invoice, lines, state, perPage, line, choices, canAdmin: canAdministerInvoices(user) };
   } catch (e) {
     throwIfAccessError(e);

@@ -3,7 +3,7 @@ import { allocateInput, startAllocation } from "~/modules/allocation/allocate.se
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { AppError } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
-import { safeRedirectPath, throwIfAccessError } from "~/utils/ui.server";
+import { safeRedirectPath, throwIfAccessErrorInResource } from "~/utils/ui.server";
 import { parseOrThrow } from "~/utils/validation";
 
 /** Nothing to show: a GET goes to the payable invoices. */
@@ -23,7 +23,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { job_id } = await startAllocation(context.db, context.queue, user, input);
     to.searchParams.set("allocation_job", job_id);
   } catch (e) {
-    throwIfAccessError(e);
+    // no component here: a refusal leaves as a plain 403, never as a logged server error
+    throwIfAccessErrorInResource(request, e);
     if (!(e instanceof AppError)) throw e;
     to.searchParams.set("allocation_error", Object.values(e.fieldErrors)[0]?.[0] ?? e.message);
   }

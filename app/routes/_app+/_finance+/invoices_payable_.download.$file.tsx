@@ -3,7 +3,7 @@ import { authorize } from "~/modules/auth/guard.server";
 import { canAdministerInvoices } from "~/modules/invoices/access";
 import { takeExportFile } from "~/modules/invoices/export.server";
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
-import { throwIfAccessError } from "~/utils/ui.server";
+import { throwIfAccessErrorInResource } from "~/utils/ui.server";
 
 /** The file an Export on /invoices_payable wrote (the action did the export): downloaded once. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -11,7 +11,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     authorize(user, canAdministerInvoices);
   } catch (e) {
-    throwIfAccessError(e);
+    throwIfAccessErrorInResource(request, e);
   }
   const file = await takeExportFile(params.file ?? "");
   if (!file) throw new Response("This export has already been downloaded or has expired.", { status: 404 });
