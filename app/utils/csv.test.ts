@@ -39,7 +39,7 @@ describe("parseCsv refuses what is not CSV text, naming the line (issue 12 findi
     expect(Date.now() - started).toBeLessThan(2_000);
     const quoted = `"${'""'.repeat(100)}${x(32_667)}"`;
     const read = await outcome(`postcode,zone\n${x(32_767)},${quoted}\n`);
-    expect(typeof read === "string" ? read : read.rows[0]!.values.zone!.length).toBe(32_767);
+    expect(typeof read === "object" ? read.rows[0]!.values.zone!.length : read).toBe(32_767);
   });
 
   it("a header naming a column twice", async () => {
