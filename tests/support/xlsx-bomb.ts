@@ -75,6 +75,11 @@ export function zipOf(parts: Part[]): Buffer {
  */
 export function xlsxBomb(megabytes: number, declared?: number, unitBytes = MB): Uint8Array {
   const bomb = sharedStringsBomb(megabytes, unitBytes);
+  return xlsxWithStrings(bomb.data, declared ?? bomb.size);
+}
+
+/** An XLSX of one sheet of five rows naming shared strings 0 to 4, its strings part `data` (raw deflate) declared as `size` bytes. */
+export function xlsxWithStrings(data: Buffer, size: number): Uint8Array {
   const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   const rows = Array.from({ length: 5 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>${i}</v></c></row>`).join("");
   return new Uint8Array(
@@ -85,7 +90,7 @@ export function xlsxBomb(megabytes: number, declared?: number, unitBytes = MB): 
         "xl/_rels/workbook.xml.rels",
         '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
       ),
-      { name: "xl/sharedStrings.xml", data: bomb.data, size: declared ?? bomb.size, method: 8 },
+      { name: "xl/sharedStrings.xml", data, size, method: 8 },
       stored("xl/worksheets/sheet1.xml", `<?xml version="1.0"?><worksheet ${ns}><sheetData>${rows}</sheetData></worksheet>`),
     ]),
   );

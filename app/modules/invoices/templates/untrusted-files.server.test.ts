@@ -9,7 +9,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { xlsxBomb } from "../../../../tests/support/xlsx-bomb";
+import { deflateRawSync } from "node:zlib";
+import { xlsxBomb, xlsxWithStrings } from "../../../../tests/support/xlsx-bomb";
 import { xlsxOf } from "../../../../tests/support/invoice-import";
 import { FileReadError, readRows, TOO_LARGE_UNPACKED, type ReadMeter } from "./readers.server";
 import type { Row } from "./rows";
@@ -69,6 +70,18 @@ describe("an XLSX zip bomb", () => {
   it("of 150 MB stated honestly, under the absolute cap but at 1,000 to 1, is refused by its ratio", async () => {
     expect(await read("ratio.xlsx", xlsxBomb(150), "XLSX")).toBe(TOO_LARGE_UNPACKED);
   });
+});
+
+describe("shared strings", () => {
+  it("past 1,000,000 are refused as they arrive, though their part is within the size and ratio caps", async () => {
+    const strings = (n: number) => {
+      const xml = `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${Array.from({ length: n }, (_, i) => `<si><t>${i}</t></si>`).join("")}</sst>`;
+      return xlsxWithStrings(deflateRawSync(Buffer.from(xml)), Buffer.byteLength(xml));
+    };
+    expect(await read("many-strings.xlsx", strings(1_000_100), "XLSX")).toBe(TOO_LARGE_UNPACKED);
+    const ok = await read("strings.xlsx", strings(1_000), "XLSX");
+    expect(Array.isArray(ok) && ok.map((r) => r.values.A)).toEqual(["0", "1", "2", "3", "4"]);
+  }, 60_000);
 });
 
 describe("a cell too long", () => {
