@@ -3,7 +3,7 @@ import { parseString } from "@fast-csv/parse";
 import { AppError } from "./errors";
 import { readForm } from "./http.server";
 
-import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "./upload-limits";
+import { FILE_TOO_LARGE, longCell, MAX_CELL_CHARS, MAX_UPLOAD_BYTES } from "./upload-limits";
 
 export { MAX_UPLOAD_BYTES };
 
@@ -64,8 +64,8 @@ const csvError = (message: string) => new AppError("invalid", message, { file: [
 
 /**
  * Why the text cannot be CSV, found in one pass: bytes that are not text (a PNG, a spreadsheet),
- * a NUL character (no database text holds it), a closing quote followed by more text, or a
- * quote still open at the end, each with its line.
+ * a NUL character (no database text holds it), a closing quote followed by more text, a cell
+ * longer than MAX_CELL_CHARS, or a quote still open at the end, each with its line.
  */
 export function csvTextProblem(text: string): string | null {
   // U+FFFD is what invalid UTF-8 decodes to; control characters other than tab and newlines are not in text files
@@ -75,26 +75,38 @@ export function csvTextProblem(text: string): string | null {
   let quoteLine = 0;
   let inQuotes = false;
   let atFieldStart = true;
+  // the characters of the cell being read (its quotes and a doubled quote's second left out)
+  let cell = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "\u0000") return `Line ${line} contains a NUL character, which cannot be imported.`;
     if (c === "\n") line += 1;
     if (inQuotes) {
-      if (c !== '"') continue;
+      if (c !== '"') {
+        if (++cell > MAX_CELL_CHARS) return longCell(`line ${quoteLine}`);
+        continue;
+      }
       if (text[i + 1] === '"') {
         i += 1;
+        if (++cell > MAX_CELL_CHARS) return longCell(`line ${quoteLine}`);
         continue;
       }
       inQuotes = false;
       atFieldStart = false;
       const next = /^[ \t]*(.?)/.exec(text.slice(i + 1, i + 65))![1];
       if (next && next !== "," && next !== "\r") return `Line ${line} has text after a closing quote.`;
-    } else if (c === "," || c === "\n") atFieldStart = true;
+    } else if (c === "," || c === "\n") {
+      atFieldStart = true;
+      cell = 0;
+    }
     // a quote opens a field only at its start; elsewhere the parser reads it as text
     else if (c === '"' && atFieldStart) {
       inQuotes = true;
       quoteLine = line;
-    } else if (c !== " " && c !== "\t" && c !== "\r") atFieldStart = false;
+    } else {
+      if (c !== " " && c !== "\t" && c !== "\r") atFieldStart = false;
+      if (++cell > MAX_CELL_CHARS) return longCell(`line ${line}`);
+    }
   }
   return inQuotes ? `Line ${quoteLine} opens a quote that is never closed.` : null;
 }

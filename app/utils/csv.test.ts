@@ -30,6 +30,18 @@ describe("parseCsv refuses what is not CSV text, naming the line (issue 12 findi
     expect(await outcome("postcode,zone\n3000,MEL\n3001,M\u0000EL\n")).toBe("Line 3 contains a NUL character, which cannot be imported.");
   });
 
+  it("a cell past 32,767 characters (Excel's limit), quoted or not, named by the line it starts on; one at the limit is read (issue 35)", async () => {
+    const x = (n: number) => "x".repeat(n);
+    expect(await outcome(`postcode,zone\n3000,MEL\n3001,${x(32_768)}\n`)).toBe("Line 3 has a cell longer than 32,767 characters.");
+    expect(await outcome(`postcode,zone\n3000,"a\nb${x(40_000)}"\n`)).toBe("Line 2 has a cell longer than 32,767 characters.");
+    const started = Date.now();
+    expect(await outcome(`postcode,zone\n3000,"${x(9 * 1024 * 1024)}"\n`)).toBe("Line 2 has a cell longer than 32,767 characters.");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const quoted = `"${'""'.repeat(100)}${x(32_667)}"`;
+    const read = await outcome(`postcode,zone\n${x(32_767)},${quoted}\n`);
+    expect(typeof read === "object" ? read.rows[0]!.values.zone!.length : read).toBe(32_767);
+  });
+
   it("a header naming a column twice", async () => {
     expect(await outcome("zone,zone\n1,2\n")).toBe('The header names a column twice: ["zone"]');
   });
