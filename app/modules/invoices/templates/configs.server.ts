@@ -11,6 +11,7 @@ import { sqlState } from "../../../utils/http.server";
 import { fieldErrorsFrom, FOR_A_PERSON } from "../../../utils/validation";
 import type { CurrentUser } from "../../auth/current-user.server";
 import { canAdministerInvoices, canUseFinance } from "../access";
+import { inFieldOrder } from "./map-fields";
 import { configInput, PARSER_FORMATS, type ParserJson, type Transformation } from "./schema";
 
 export const SAVE_FAILED = "Carrier invoice import configuration failed to save.";
@@ -72,8 +73,11 @@ export async function loadConfig(db: DbOrTx, id: number): Promise<ConfigJson> {
     .where(eq(carrierInvoiceConfigs.id, id));
   if (!row) throw notFound("Carrier invoice config");
   const steps = await db.select().from(carrierInvoiceTransformations).where(eq(carrierInvoiceTransformations.configId, id)).orderBy(asc(carrierInvoiceTransformations.sequence), asc(carrierInvoiceTransformations.id));
-  return { ...row, parser: parserOf(row.parser), transformations: steps.map((s) => ({ id: s.id, type: s.type, sequence: s.sequence, options: s.options }) as ConfigJson["transformations"][number]) };
+  return { ...row, parser: parserOf(row.parser), transformations: steps.map((s) => ({ id: s.id, type: s.type, sequence: s.sequence, options: storedOptions(s.type, s.options) }) as ConfigJson["transformations"][number]) };
 }
+
+/** A stored step's options as the API answers them: MapFields' mappings in one order (a template saved before it was kept). */
+const storedOptions = (type: string, options: Record<string, unknown>) => (type === "MapFields" && Array.isArray(options.mappings) ? { ...options, mappings: inFieldOrder(options.mappings as { field: string }[]) } : options);
 
 /** A stored parser as the API answers it: a template saved before formats reads its one format. */
 export const parserOf = (p: { format: ParserJson["format"]; formats?: ParserJson["formats"]; sheets?: string[] }): ParserJson => {

@@ -15,6 +15,7 @@ import { mapFieldsOptions, mapRow, type Mapped } from "./map-fields";
 import { runTemplate } from "./pipeline";
 import { rowOf, type Row, type Rows } from "./rows";
 import { configInput, parserSchema } from "./schema";
+import { EVERY_STEP } from "../../../../tests/support/every-step";
 
 const place = { step: 1, stepName: "Test" };
 async function* from(rows: Row[]): Rows {
@@ -217,46 +218,6 @@ function formOf(state: EditorState): FormData {
   });
   return f;
 }
-
-export const EVERY_STEP = [
-  { type: "HeaderCells", options: { header_row: 6, cells: [{ name: "Invoice", label: "Invoice No", beside: "RIGHT" }, { name: "Date", column: "B", row: 3 }, { name: "Period", label: "Billing period", beside: "BELOW" }] } },
-  { type: "NameColumns", options: { action: "ROW_INDEX", row: 6 } },
-  { type: "NameColumns", options: { action: "MAPPINGS", mappings: [{ column: "A", name: "Con" }] } },
-  { type: "DeleteRows", options: { action: "ROW_INDEXES", indexes: [1, -1] } },
-  { type: "DeleteRows", options: { action: "COLUMN_MATCH", column: "Con", pattern: "^total" } },
-  { type: "EditValues", options: { action: "COPY", from: "A", to: "B", when: { column: "C", pattern: "^FSC$" } } },
-  { type: "EditValues", options: { action: "COPY", from: "A", to: "D" } },
-  { type: "EditValues", options: { action: "REPLACE", column: "A", pattern: "(\\d+)", replacement: "N$1" } },
-  { type: "EditValues", options: { action: "STRIP", column: "Total" } },
-  { type: "EditValues", options: { action: "STRIP", column: "Fuel", characters: "$," } },
-  { type: "EditValues", options: { action: "WEEKS_TO_DATE", column: "Week", to: "Monday" } },
-  { type: "EditValues", options: { action: "WEEKS_TO_DATE", column: "Week" } },
-  { type: "EditValues", options: { action: "CALCULATE", operation: "DIFFERENCE", operands: [{ column: "Total" }, { column: "Fuel" }, { number: 2.5 }, { column: "7" }], to: "Freight" } },
-  { type: "EditValues", options: { action: "CALCULATE", operation: "PRODUCT", operands: [{ column: "Kg" }, { number: 1.1 }], to: "Kg", decimals: 3 } },
-  { type: "GroupBy", options: { action: "SUM", by: ["Con"], columns: ["Freight", "Fuel"] } },
-  { type: "GroupBy", options: { action: "JOIN", by: ["Con"], columns: ["Ref"], separator: " / " } },
-  { type: "JoinRows", options: { size: 2 } },
-  { type: "JoinRows", options: { continuation: { column: "A", pattern: "^$" } } },
-  {
-    type: "MapFields",
-    options: {
-      mappings: [
-        { field: "invoice_number", column: "Invoice" },
-        { field: "invoice_date", column: "Date" },
-        { field: "consignment_number", column: "Con" },
-        { field: "total_cost", column: "Total" },
-      ],
-      costs: [
-        { category: "freight_charge", column: "Freight" },
-        { category: "freight_charge", column: "Linehaul", description: "Linehaul" },
-        { category: "fuel_charge", column: "Fuel", when: { column: "Total", compare: "GE", value: 0 } },
-        { category: "credit_adjustment", column: "Fuel", when: { column: "Total", compare: "LT", value: 0 } },
-        { category: "tail_lift_surcharge", column: "TL", when: { column: "Service", compare: "MATCHES", value: "^tail" } },
-        { category: "security_surcharge", column: "SEC" },
-      ],
-    },
-  },
-];
 
 describe("a layout with a header block and a credit line, end to end", () => {
   it("gives each line the header block's invoice number and date, and the credit's fuel part as credit_adjustment", async () => {

@@ -49,6 +49,12 @@ export const costLabel = (c: CostCategory) => costCategoryLabel(c);
 
 const column = z.string().trim().min(1, "Column is required");
 
+/**
+ * Mappings in MAPPABLE_FIELDS order: each field is mapped once, so the order means nothing, and
+ * one order lets a template opened in the editor and saved unchanged read back as it was.
+ */
+export const inFieldOrder = <M extends { field: string }>(mappings: M[]): M[] => [...mappings].sort((a, b) => (MAPPABLE_FIELDS as readonly string[]).indexOf(a.field) - (MAPPABLE_FIELDS as readonly string[]).indexOf(b.field));
+
 export const mapFieldsOptions = z
   .object({
     mappings: z.array(z.object({ field: z.enum(MAPPABLE_FIELDS, { error: "Choose a field" }), column })),
@@ -63,7 +69,8 @@ export const mapFieldsOptions = z
       if (!fields.includes(required)) ctx.addIssue({ code: "custom", path: ["mappings"], message: `Map a column to ${required}` });
     const twice = fields.find((f, i) => fields.indexOf(f) !== i);
     if (twice) ctx.addIssue({ code: "custom", path: ["mappings"], message: `${twice} is mapped twice` });
-  });
+  })
+  .transform((o) => ({ ...o, mappings: inFieldOrder(o.mappings) }));
 export type MapFieldsOptions = z.infer<typeof mapFieldsOptions>;
 
 export type DetailValues = Partial<Record<DetailField, string | number | boolean | null>>;
