@@ -195,6 +195,9 @@ describe("a layout with a header block and a credit line", () => {
     expect(xlsx.lines).toEqual(csv.lines);
     const run = await postFiles(admin, "/api/carrier_invoice_configs/test_run", { id: String(made.id) }, [{ field: "file", name: "t.xlsx", body: await xlsxOf(rows) }]);
     expect(run.status, JSON.stringify(run.body)).toBe(200);
+    // the test run shows what the header step added to each line
+    const afterHeader = run.body.steps.find((st: Json) => st.name === "HeaderCells");
+    expect(afterHeader.rows.find((r: Json) => r.values.A === "CN-H2").values).toMatchObject({ Invoice: "NL-H-3", Date: "05/11/2026", Account: "ACC-9" });
     expect(run.body.lines[1].costs).toContainEqual({ category: "credit_adjustment", description: "Credit adjustment", amount: -5 });
     const xls = await postFiles(admin, "/api/invoices/import", { config_id: String(made.id) }, [{ name: "t.xls", body: "x" }]);
     expect(xls.status).toBe(422);
