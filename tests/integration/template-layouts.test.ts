@@ -199,6 +199,11 @@ describe("a layout with a header block and a credit line", () => {
     const afterHeader = run.body.steps.find((st: Json) => st.name === "HeaderCells");
     expect(afterHeader.rows.find((r: Json) => r.values.A === "CN-H2").values).toMatchObject({ Invoice: "NL-H-3", Date: "05/11/2026", Account: "ACC-9" });
     expect(run.body.lines[1].costs).toContainEqual({ category: "credit_adjustment", description: "Credit adjustment", amount: -5 });
+    // the list's format filter finds a template reading the format among others
+    const listed = async (format: string) => ((await admin.json<Json>(`/api/carrier_invoice_configs?format=${format}`)).body.carrier_invoice_configs as Json[]).map((c) => c.name);
+    expect(await listed("XLSX")).toContain(made.name);
+    expect(await listed("XLSX")).not.toContain("Header block CSV");
+    expect(await listed("CSV")).toEqual(expect.arrayContaining([made.name, "Header block CSV"]));
     const xls = await postFiles(admin, "/api/invoices/import", { config_id: String(made.id) }, [{ name: "t.xls", body: "x" }]);
     expect(xls.status).toBe(422);
     expect(xls.body.errors.files).toEqual(["Invalid file format"]);
