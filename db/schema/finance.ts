@@ -20,7 +20,11 @@ import { jobs } from "./jobs";
 import { customers, sites } from "./tenancy";
 import { users } from "./users";
 
-/** Spec 3 section 3 "Cost" categories: every invoice cost line and every rated cost line uses one. */
+/**
+ * Spec 3 section 3 "Cost" categories: every invoice cost line and every rated cost line uses one.
+ * The one list: labels, the template editor, exports and the reconciliation's order derive from it
+ * (tail lift and security charges added for Australian carriers, issue 29 item 6).
+ */
 export const COST_CATEGORIES = [
   "credit_adjustment",
   "dangerous_goods_surcharge",
@@ -38,6 +42,8 @@ export const COST_CATEGORIES = [
   "return_surcharge",
   "warranty_surcharge",
   "post_office_box_surcharge",
+  "tail_lift_surcharge",
+  "security_surcharge",
 ] as const;
 export type CostCategory = (typeof COST_CATEGORIES)[number];
 
@@ -45,7 +51,7 @@ export type CostCategory = (typeof COST_CATEGORIES)[number];
 export const INVOICE_STATES = ["allocation_failure", "allocated", "exported", "invoiceable", "invoicing", "invoiced"] as const;
 export type InvoiceState = (typeof INVOICE_STATES)[number] | "unallocated";
 
-export const TRANSFORMATION_TYPES = ["DeleteRows", "EditValues", "GroupBy", "JoinRows", "NameColumns", "MapFields"] as const;
+export const TRANSFORMATION_TYPES = ["DeleteRows", "EditValues", "GroupBy", "HeaderCells", "JoinRows", "NameColumns", "MapFields"] as const;
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];
 
 /**
@@ -60,8 +66,12 @@ export const carrierInvoiceConfigs = pgTable(
     carrierId: integer("carrier_id")
       .notNull()
       .references(() => carriers.id),
-    /** { format: "CSV" | "XLSX" | "XLS", sheets: string[] } (no sheets = every sheet) */
-    parser: jsonb("parser").$type<{ format: "CSV" | "XLSX" | "XLS"; sheets: string[] }>().notNull(),
+    /**
+     * { format, formats, sheets } (no sheets = every sheet): `formats` the layouts it reads (the
+     * same layout as XLSX and CSV), `format` the first of them; a template saved before formats
+     * existed has only `format`
+     */
+    parser: jsonb("parser").$type<{ format: "CSV" | "XLSX" | "XLS"; formats?: ("CSV" | "XLSX" | "XLS")[]; sheets: string[] }>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,7 +1,10 @@
 import { useEffect, useState } from "react";
 import { FieldError, fieldAria } from "~/components/Field";
 import { COST_CATEGORIES } from "../../../db/schema/finance";
-import { costLabel, INVOICE_FIELDS, MAPPABLE_FIELDS } from "~/modules/invoices/templates/map-fields";
+import { costCategoryLabel } from "~/modules/invoices/schemas";
+import { COMPARE_LABELS, COMPARES } from "~/modules/invoices/templates/conditions";
+import { costRows } from "~/modules/invoices/templates/editor-text";
+import { INVOICE_FIELDS, MAPPABLE_FIELDS } from "~/modules/invoices/templates/map-fields";
 import { isEditableType, optionName, STEP_FORMS, stepName, type EditorStep } from "~/modules/invoices/templates/editor-form";
 
 type Errors = Record<string, string[] | undefined>;
@@ -28,6 +31,10 @@ function RunBox({ step, index }: { step: EditorStep; index: number }) {
 }
 
 const hintId = (name: string) => `${name}-hint`;
+/** option kinds written one a line */
+const LINES = new Set(["pairs", "operands", "cells"]);
+/** blank cost rows under the filled ones; any answer of the form brings them again */
+const BLANK_COST_ROWS = 3;
 
 /**
  * One step that is not MapFields: its action and the fields of its type. Without JavaScript
@@ -82,11 +89,21 @@ export function StepEditor({ step, index, number, errors, canEdit, first, last, 
           const hint = [f.hint, hydrated ? "" : `(${f.actions.join(", ")})`].filter(Boolean).join(" ");
           const common = { id: name, name, defaultValue: step.values[f.key] ?? "", className: "input", ...fieldAria(errors, name, Boolean(hint)) };
           return (
-            <div key={f.key} hidden={!shown} className={f.kind === "pairs" ? "sm:col-span-2" : undefined}>
+            <div key={f.key} hidden={!shown} className={LINES.has(f.kind) ? "sm:col-span-2" : undefined}>
               <label htmlFor={name} className="label">
                 {f.label}
               </label>
-              {f.kind === "pairs" ? <textarea {...common} rows={3} /> : <input {...common} {...(f.kind === "column" ? { list: "columns-seen" } : {})} {...(f.kind === "int" ? { inputMode: "numeric" as const } : {})} />}
+              {LINES.has(f.kind) ? (
+                <textarea {...common} rows={3} />
+              ) : f.kind === "choice" ? (
+                <select {...common} defaultValue={step.values[f.key] ?? f.choices?.[0]}>
+                  {f.choices?.map((c) => (
+                    <option key={c}>{c}</option>
+                  ))}
+                </select>
+              ) : (
+                <input {...common} {...(f.kind === "column" ? { list: "columns-seen" } : {})} {...(f.kind === "int" ? { inputMode: "numeric" as const } : {})} />
+              )}
               {hint ? (
                 <p id={hintId(name)} className="mt-1 text-xs text-slate-600">
                   {hint}
@@ -122,16 +139,34 @@ export function RemovedStep({ step, index, canEdit, focus }: { step: EditorStep;
 
 /**
  * MapFields, always last and never moved: a fixed table of every target field with its column,
- * and one row per cost category with its column and description.
+ * and a list of costs: category, column, description and an optional condition, several per
+ * category (they add up), with blank rows to fill; More cost rows brings more.
  */
 export function MapFieldsEditor({ step, index, number, errors }: { step: EditorStep; index: number; number: number; errors: Errors }) {
   const headingId = `step-${index}-heading`;
   const whole = errors[optionName(index, "mappings")] ?? errors[stepName(index, "options")];
+  const costErrors = errors[optionName(index, "costs")];
+  const rows = costRows(step.values).length + BLANK_COST_ROWS;
   const cell = (key: string, label: string, list = true) => {
     const name = optionName(index, key);
     return (
       <td>
         <input id={name} name={name} aria-label={label} className="input" defaultValue={step.values[key] ?? ""} {...(list ? { list: "columns-seen" } : {})} {...fieldAria(errors, name)} />
+        <FieldError id={`${name}-error`} errors={errors[name]} />
+      </td>
+    );
+  };
+  const choice = (key: string, label: string, options: [string, string][]) => {
+    const name = optionName(index, key);
+    return (
+      <td>
+        <select id={name} name={name} aria-label={label} className="input" defaultValue={step.values[key] ?? options[0]![0]} {...fieldAria(errors, name)}>
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
         <FieldError id={`${name}-error`} errors={errors[name]} />
       </td>
     );
@@ -168,23 +203,38 @@ export function MapFieldsEditor({ step, index, number, errors }: { step: EditorS
         <caption className="text-left font-medium">Costs</caption>
         <thead className="text-left text-xs uppercase text-slate-500">
           <tr>
+            <th scope="col">Cost</th>
             <th scope="col">Category</th>
             <th scope="col">Column</th>
             <th scope="col">Description</th>
+            <th scope="col">Only when column</th>
+            <th scope="col">Comparison</th>
+            <th scope="col">Number or pattern</th>
           </tr>
         </thead>
         <tbody>
-          {COST_CATEGORIES.map((c) => (
-            <tr key={c}>
+          {Array.from({ length: rows }, (_, n) => (
+            <tr key={n}>
               <th scope="row" className="text-left font-normal">
-                {costLabel(c)}
+                {n + 1}
               </th>
-              {cell(`cost.${c}.column`, `Column for ${costLabel(c)}`)}
-              {cell(`cost.${c}.description`, `Description for ${costLabel(c)}`, false)}
+              {choice(`cost.${n}.category`, `Cost ${n + 1} category`, [["", "None"], ...COST_CATEGORIES.map((c): [string, string] => [c, costCategoryLabel(c)])])}
+              {cell(`cost.${n}.column`, `Cost ${n + 1} column`)}
+              {cell(`cost.${n}.description`, `Cost ${n + 1} description`, false)}
+              {cell(`cost.${n}.when.column`, `Cost ${n + 1}: only when column`)}
+              {choice(`cost.${n}.when.compare`, `Cost ${n + 1}: comparison`, COMPARES.map((c) => [c, COMPARE_LABELS[c]]))}
+              {cell(`cost.${n}.when.value`, `Cost ${n + 1}: number or pattern`, false)}
             </tr>
           ))}
         </tbody>
       </table>
+      {costErrors ? <FieldError id={`${optionName(index, "costs")}-error`} errors={costErrors} /> : null}
+      <p className="text-xs text-slate-600">
+        Costs of one category add up to one cost line. With a condition a cost counts only on rows where it holds (a blank cell holds no number): for a credit line, the fuel column to Fuel levy when Total is at least 0 and to Credit adjustment when Total is less than 0.
+      </p>
+      <button type="submit" name="intent" value="more" className="btn">
+        More cost rows
+      </button>
       <RunBox step={step} index={index} />
     </li>
   );

@@ -31,3 +31,13 @@ describe("the OpenAPI document", () => {
     expect(documented).toEqual([...routeFiles("api"), ...routeFiles("users")].map(shape).sort());
   });
 });
+
+describe("the carrier invoice template schema", () => {
+  it("is made from the schemas the API checks with: every step type, the new actions, formats and categories", () => {
+    const schemas = openApiDocument.components.schemas;
+    const steps = schemas.CarrierInvoiceStep.oneOf;
+    expect(steps.map((s) => s.properties.type.const).sort()).toEqual(["DeleteRows", "EditValues", "GroupBy", "HeaderCells", "JoinRows", "MapFields", "NameColumns"]);
+    const text = JSON.stringify(schemas);
+    for (const word of ["CALCULATE", "header_row", "tail_lift_surcharge", "security_surcharge", "MATCHES", "formats"]) expect(text).toContain(word);
+  });
+});

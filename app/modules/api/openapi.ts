@@ -32,7 +32,7 @@ import { reconciliationsListPaths } from "./openapi-reconciliations-list";
 import { invoicePaths } from "./openapi-invoices";
 import { invoicingPaths } from "./openapi-invoicing";
 // issue 18 part A: invoice templates and import
-import { invoiceImportPaths } from "./openapi-invoice-import";
+import { invoiceImportPaths, invoiceTemplateSchemas } from "./openapi-invoice-import";
 // issue 19 item 3: reconciliation detail
 import { reconciliationDetailPaths } from "./openapi-reconciliation-detail";
 import { reconciliationReportPaths } from "./openapi-reconciliation-report";
@@ -58,6 +58,7 @@ export const openApiDocument = {
         },
         required: ["errors"],
       },
+      ...invoiceTemplateSchemas,
     },
   },
   paths: {

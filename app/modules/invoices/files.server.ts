@@ -37,11 +37,20 @@ export function storedPath(name: string): string {
 
 /** Refuses an upload that is missing, empty, too large or named for another format than the template's. */
 export function checkUpload(file: FormDataEntryValue | null, format: ParserFormat, field = "file"): File {
+  return checkUploadOf(file, [format], field).file;
+}
+
+/** The format (of a template's formats) a file's name gives: .csv, .xlsx, .xls; null for none of them. */
+export const formatOfName = (name: string, formats: readonly ParserFormat[]): ParserFormat | null => formats.find((f) => name.toLowerCase().endsWith(EXTENSIONS[f])) ?? null;
+
+/** checkUpload for a template of several formats (issue 29 item 6): answers the file and the format its name gives. */
+export function checkUploadOf(file: FormDataEntryValue | null, formats: readonly ParserFormat[], field = "file"): { file: File; format: ParserFormat } {
   if (!(file instanceof File) || file.name === "") throw new AppError("invalid", CHOOSE_FILE, { [field]: [CHOOSE_FILE] });
   if (file.size === 0) throw new AppError("invalid", "The file is empty.", { [field]: ["The file is empty."] });
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("invalid", INVOICE_FILE_TOO_LARGE, { [field]: [INVOICE_FILE_TOO_LARGE] });
-  if (!file.name.toLowerCase().endsWith(EXTENSIONS[format])) throw new AppError("invalid", INVALID_FILE_FORMAT, { [field]: [INVALID_FILE_FORMAT] });
-  return file;
+  const format = formatOfName(file.name, formats);
+  if (!format) throw new AppError("invalid", INVALID_FILE_FORMAT, { [field]: [INVALID_FILE_FORMAT] });
+  return { file, format };
 }
 
 /** Writes an upload under a new name; answers the name (kept on the invoice) and its path. */

@@ -15,12 +15,13 @@ import { sqlState } from "../../utils/http.server";
 import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
 import type { CurrentUser } from "../auth/current-user.server";
 import { canAdministerInvoices } from "./access";
-import { checkUpload, removeInvoiceFile, storedPath, storeInvoiceFile } from "./files.server";
+import { checkUploadOf, formatOfName, removeInvoiceFile, storedPath, storeInvoiceFile } from "./files.server";
 import { getConfig, loadConfig, type ConfigJson } from "./templates/configs.server";
 import { markDuplicates } from "./duplicates.server";
 import { lineWriter, type PendingLine } from "./import-lines.server";
 import type { MappedLine } from "./templates/map-fields";
 import { runTemplate } from "./templates/pipeline";
+import { PARSER_FORMATS } from "./templates/schema";
 import { FAILED_TO_READ, FileReadError, readRows, type ReadMeter } from "./templates/readers.server";
 import { problemText } from "./templates/test-run.server";
 
@@ -63,9 +64,10 @@ export async function startInvoiceImport(db: DbOrTx, queue: JobQueue, user: Curr
   });
   if (!files.length) throw new AppError("invalid", "Choose at least one file.", { files: ["Choose at least one file."] });
   if (files.length > MAX_FILES) throw new AppError("invalid", `Choose at most ${MAX_FILES} files.`, { files: [`Choose at most ${MAX_FILES} files.`] });
-  const checked = files.map((f) => checkUpload(f, config.parser.format, "files"));
+  // each file is read as the format its name gives, of the template's formats
+  const checked = files.map((f) => checkUploadOf(f, config.parser.formats, "files"));
   const stored: InvoiceImportPayload["files"] = [];
-  for (const f of checked) stored.push({ stored: (await storeInvoiceFile(f, config.parser.format)).name, name: f.name.slice(0, 255) });
+  for (const f of checked) stored.push({ stored: (await storeInvoiceFile(f.file, f.format)).name, name: f.file.name.slice(0, 255) });
   const { jobId } = await queue.enqueue(INVOICE_IMPORT_JOB, { configId, userId: user.id, files: stored }, { userId: user.id, customerId: user.customer.id, siteIds: user.siteIds });
   return { job_id: jobId };
 }
@@ -163,7 +165,7 @@ interface OpenInvoice {
  */
 async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, out: FileOutcome, report: (fraction: number) => void): Promise<number[]> {
   const meter: ReadMeter = { fraction: 0 };
-  const rows = await readRows(storedPath(f.stored), config.parser.format, config.parser.sheets, meter);
+  const rows = await readRows(storedPath(f.stored), storedFormat(f.stored), config.parser.sheets, meter);
   const { results } = runTemplate(rows, config.transformations);
   const open = new Map<string, OpenInvoice>();
   const problems: string[] = [];
@@ -240,6 +242,9 @@ async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f:
   return ids;
 }
 
+/** The format a kept file was stored as (its name's extension, files.server.ts), whatever formats the template reads now. */
+const storedFormat = (stored: string) => formatOfName(stored, PARSER_FORMATS) ?? "CSV";
+
 /** Refuses an invoice number the carrier already billed; answers the new invoice's id. */
 async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, line: MappedLine): Promise<number> {
   const number = line.invoice.invoiceNumber;
@@ -258,7 +263,7 @@ async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, 
       configId: config.id,
       originalFileName: f.name,
       originalFilePath: f.stored,
-      originalFileType: config.parser.format,
+      originalFileType: storedFormat(f.stored),
       createdById: userId,
     })
     .returning({ id: invoices.id });

@@ -3,8 +3,10 @@
  * consignment in one pass. Pure: the caller resolves zones, lanes, levies and surcharge sets from
  * the database and passes them in, so every rule here is testable by hand-worked examples.
  */
+import type { CostCategory as AnyCostCategory } from "../../../db/schema/finance";
 import { KG_PER_LB, M3_PER_FT3, itemVolume, type Som } from "./measure";
 
+/** What a rate card can produce: a part of db/schema/finance.ts COST_CATEGORIES, the master list. */
 export const COST_CATEGORIES = [
   "freight_charge",
   "fuel_charge",
@@ -15,7 +17,7 @@ export const COST_CATEGORIES = [
   "residential_surcharge",
   "warranty_surcharge",
   "return_surcharge",
-] as const;
+] as const satisfies readonly AnyCostCategory[];
 export type CostCategory = (typeof COST_CATEGORIES)[number];
 
 export interface CostLine {

@@ -11,7 +11,8 @@ import { sqlState } from "../../../utils/http.server";
 import { fieldErrorsFrom, FOR_A_PERSON } from "../../../utils/validation";
 import type { CurrentUser } from "../../auth/current-user.server";
 import { canAdministerInvoices, canUseFinance } from "../access";
-import { configInput, PARSER_FORMATS, type ParserFormat, type Transformation } from "./schema";
+import { inFieldOrder } from "./map-fields";
+import { configInput, PARSER_FORMATS, type ParserJson, type Transformation } from "./schema";
 
 export const SAVE_FAILED = "Carrier invoice import configuration failed to save.";
 
@@ -20,7 +21,7 @@ export interface ConfigJson {
   name: string;
   carrier_id: number;
   carrier_name: string;
-  parser: { format: ParserFormat; sheets: string[] };
+  parser: ParserJson;
   transformations: (Transformation & { id: number; sequence: number })[];
 }
 
@@ -37,7 +38,10 @@ export async function listConfigs(db: DbOrTx, user: CurrentUser, filter: { name?
   const where = [
     filter.name ? ilike(carrierInvoiceConfigs.name, `%${filter.name.replace(/[\\%_]/g, "\\$&")}%`) : undefined,
     filter.carrier_id ? eq(carrierInvoiceConfigs.carrierId, filter.carrier_id) : undefined,
-    filter.format && (PARSER_FORMATS as readonly string[]).includes(filter.format) ? sql`${carrierInvoiceConfigs.parser}->>'format' = ${filter.format}` : undefined,
+    // a template reads the format when it is among its formats (or, saved before formats, its one format)
+    filter.format && (PARSER_FORMATS as readonly string[]).includes(filter.format)
+      ? sql`coalesce(${carrierInvoiceConfigs.parser}->'formats', jsonb_build_array(${carrierInvoiceConfigs.parser}->'format')) @> jsonb_build_array(${filter.format}::text)`
+      : undefined,
   ];
   const rows = await db
     .select({
@@ -52,7 +56,7 @@ export async function listConfigs(db: DbOrTx, user: CurrentUser, filter: { name?
     .innerJoin(carriers, eq(carriers.id, carrierInvoiceConfigs.carrierId))
     .where(and(...where))
     .orderBy(asc(sql`lower(${carrierInvoiceConfigs.name})`));
-  return { carrier_invoice_configs: rows };
+  return { carrier_invoice_configs: rows.map((r) => ({ ...r, parser: parserOf(r.parser) })) };
 }
 
 export async function getConfig(db: DbOrTx, user: CurrentUser, id: number): Promise<ConfigJson> {
@@ -69,8 +73,17 @@ export async function loadConfig(db: DbOrTx, id: number): Promise<ConfigJson> {
     .where(eq(carrierInvoiceConfigs.id, id));
   if (!row) throw notFound("Carrier invoice config");
   const steps = await db.select().from(carrierInvoiceTransformations).where(eq(carrierInvoiceTransformations.configId, id)).orderBy(asc(carrierInvoiceTransformations.sequence), asc(carrierInvoiceTransformations.id));
-  return { ...row, parser: { format: row.parser.format, sheets: row.parser.sheets ?? [] }, transformations: steps.map((s) => ({ id: s.id, type: s.type, sequence: s.sequence, options: s.options }) as ConfigJson["transformations"][number]) };
+  return { ...row, parser: parserOf(row.parser), transformations: steps.map((s) => ({ id: s.id, type: s.type, sequence: s.sequence, options: storedOptions(s.type, s.options) }) as ConfigJson["transformations"][number]) };
 }
+
+/** A stored step's options as the API answers them: MapFields' mappings in one order (a template saved before it was kept). */
+const storedOptions = (type: string, options: Record<string, unknown>) => (type === "MapFields" && Array.isArray(options.mappings) ? { ...options, mappings: inFieldOrder(options.mappings as { field: string }[]) } : options);
+
+/** A stored parser as the API answers it: a template saved before formats reads its one format. */
+export const parserOf = (p: { format: ParserJson["format"]; formats?: ParserJson["formats"]; sheets?: string[] }): ParserJson => {
+  const formats = PARSER_FORMATS.filter((f) => (p.formats?.length ? p.formats : [p.format]).includes(f));
+  return { format: formats[0]!, formats, sheets: p.sheets ?? [] };
+};
 
 const failed = (errors: Record<string, string[]>) => new AppError("invalid", SAVE_FAILED, { base: [SAVE_FAILED], ...errors });
 

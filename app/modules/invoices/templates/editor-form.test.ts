@@ -40,7 +40,7 @@ describe("the editor's form as configInput's body", () => {
     expect(state.steps.map((s) => s.type)).toEqual(["DeleteRows", "EditValues", "MapFields"]);
     expect(state.steps.map((s) => s.run)).toEqual([true, false, false]);
     const body = configBody(state);
-    expect(body.parser).toEqual({ format: "CSV", sheets: ["Charges", "Summary"] });
+    expect(body.parser).toEqual({ formats: ["CSV"], sheets: ["Charges", "Summary"] });
     expect(body.transformations).toEqual([
       { type: "DeleteRows", options: { action: "ROW_INDEXES", indexes: [1, 2, -1] } },
       { id: 44, type: "EditValues", options: { action: "COPY", from: "A", to: "B", when: { column: "C", pattern: "^fuel" } } },
@@ -57,7 +57,7 @@ describe("the editor's form as configInput's body", () => {
   });
 
   it("reads every type's own fields", () => {
-    const one = (type: string, values: Record<string, string>) => configBody({ name: "", carrier_id: "", format: "CSV", sheets: "", steps: [{ type: type as never, values, destroyed: false, run: true }] }).transformations[0]!.options;
+    const one = (type: string, values: Record<string, string>) => configBody({ name: "", carrier_id: "", formats: ["CSV"], sheets: "", steps: [{ type: type as never, values, destroyed: false, run: true }] }).transformations[0]!.options;
     expect(one("GroupBy", { action: "JOIN", by: "A, B", columns: "C", separator: "" })).toEqual({ action: "JOIN", by: ["A", "B"], columns: ["C"] });
     expect(one("JoinRows", { action: "SIZE", size: "3", "continuation.column": "X" })).toEqual({ size: 3 });
     expect(one("JoinRows", { action: "CONTINUATION", "continuation.column": "A", "continuation.pattern": "^$" })).toEqual({ continuation: { column: "A", pattern: "^$" } });
@@ -75,7 +75,7 @@ describe("the editor's form as configInput's body", () => {
       name: "T",
       carrier_id: 2,
       carrier_name: "C",
-      parser: { format: "XLSX" as const, sheets: ["S1"] },
+      parser: { format: "XLSX" as const, formats: ["XLSX" as const], sheets: ["S1"] },
       transformations: [
         { id: 5, sequence: 1, type: "NameColumns" as const, options: { action: "MAPPINGS" as const, mappings: [{ column: "A", name: "Inv" }] } },
         { id: 6, sequence: 2, type: "JoinRows" as const, options: { continuation: { column: "A", pattern: "^$" } } },
@@ -84,7 +84,7 @@ describe("the editor's form as configInput's body", () => {
     };
     const body = configBody(stateFromConfig(config));
     expect(body.transformations).toEqual(config.transformations.map(({ id, type, options }) => ({ id, type, options })));
-    expect(body.parser).toEqual({ format: "XLSX", sheets: ["S1"] });
+    expect(body.parser).toEqual({ formats: ["XLSX"], sheets: ["S1"] });
   });
 
   it("a new template starts with an empty MapFields; a removed step is sent with _destroy", () => {
@@ -120,7 +120,8 @@ describe("schema errors on the editor's controls", () => {
     ["transformations.0.options.indexes.1", optionName(0, "indexes")],
     ["transformations.1.options.when.pattern", optionName(1, "when.pattern")],
     ["transformations.2.options.mappings", optionName(2, "mappings")],
-    ["transformations.2.options.costs.1.description", optionName(2, "cost.gst.description")],
+    ["transformations.2.options.costs.1.description", optionName(2, "cost.1.description")],
+    ["transformations.2.options.costs.0.when.value", optionName(2, "cost.0.when.value")],
     ["transformations.2.options.mappings.0.column", optionName(2, "map.invoice_number")],
     ["transformations.0.options", stepName(0, "options")],
     ["name", "name"],

@@ -5,15 +5,17 @@
  * works without JavaScript; every value stays a string here, so what was typed comes back as
  * typed after an error. Pure: shared by the route's action and the screen.
  */
-import { COST_CATEGORIES } from "../../../../db/schema/finance";
 import { MAPPABLE_FIELDS } from "./map-fields";
+import { cellsOf, cellsText, compactCosts, costsOf, costValues, operandsOf, operandsText } from "./editor-text";
 import type { ConfigJson } from "./configs.server";
 import type { StepType } from "./schema";
 
 export interface FieldSpec {
   key: string;
   label: string;
-  kind: "text" | "column" | "int" | "ints" | "list" | "pairs";
+  kind: "text" | "column" | "int" | "ints" | "list" | "pairs" | "choice" | "operands" | "cells";
+  /** a choice's options */
+  choices?: string[];
   /** the actions that read it */
   actions: string[];
   /** blank is left out (the schema's default applies) rather than sent as "" */
@@ -24,7 +26,7 @@ export interface FieldSpec {
 type EditableType = Exclude<StepType, "MapFields">;
 
 /** Every step type's actions and option fields (each type's zod schema is the authority). */
-export const STEP_FORMS: Record<EditableType, { actionLabel: string; actions: string[]; fields: FieldSpec[] }> = {
+export const STEP_FORMS: Record<EditableType, { actionLabel: string; actions: string[]; fields: FieldSpec[]; /** the action is the editor's, not an option */ actionless?: boolean }> = {
   DeleteRows: {
     actionLabel: "Delete",
     actions: ["ROW_INDEXES", "COLUMN_MATCH"],
@@ -36,11 +38,14 @@ export const STEP_FORMS: Record<EditableType, { actionLabel: string; actions: st
   },
   EditValues: {
     actionLabel: "Edit",
-    actions: ["COPY", "REPLACE", "STRIP", "WEEKS_TO_DATE"],
+    actions: ["COPY", "REPLACE", "STRIP", "WEEKS_TO_DATE", "CALCULATE"],
     fields: [
       { key: "column", label: "Column", kind: "column", actions: ["REPLACE", "STRIP", "WEEKS_TO_DATE"] },
       { key: "from", label: "From column", kind: "column", actions: ["COPY"] },
-      { key: "to", label: "To column", kind: "column", actions: ["COPY", "WEEKS_TO_DATE"], optional: true, hint: "Required for COPY; for WEEKS_TO_DATE blank writes over the column" },
+      { key: "operation", label: "Operation", kind: "choice", choices: ["SUM", "DIFFERENCE", "PRODUCT"], actions: ["CALCULATE"], hint: "DIFFERENCE: the first less the others" },
+      { key: "operands", label: "Operands", kind: "operands", actions: ["CALCULATE"], hint: 'One a line: a column or a number; a column named like a number in "quotes"' },
+      { key: "to", label: "To column", kind: "column", actions: ["COPY", "WEEKS_TO_DATE", "CALCULATE"], optional: true, hint: "Required for COPY and CALCULATE; for WEEKS_TO_DATE blank writes over the column" },
+      { key: "decimals", label: "Decimals", kind: "int", actions: ["CALCULATE"], optional: true, hint: "Blank: 2" },
       { key: "when.column", label: "Only when column", kind: "column", actions: ["COPY"], optional: true },
       { key: "when.pattern", label: "Only when it matches", kind: "text", actions: ["COPY"], optional: true },
       { key: "pattern", label: "Pattern", kind: "text", actions: ["REPLACE"], hint: "Regular expression, case aside" },
@@ -55,6 +60,15 @@ export const STEP_FORMS: Record<EditableType, { actionLabel: string; actions: st
       { key: "by", label: "Group by columns", kind: "list", actions: ["SUM", "JOIN"], hint: "Comma separated; consecutive rows with the same cells become one" },
       { key: "columns", label: "Columns to combine", kind: "list", actions: ["SUM", "JOIN"], hint: "Comma separated" },
       { key: "separator", label: "Separator", kind: "text", actions: ["JOIN"], optional: true, hint: 'Blank: ", "' },
+    ],
+  },
+  HeaderCells: {
+    actionLabel: "Read",
+    actions: ["CELLS"],
+    actionless: true,
+    fields: [
+      { key: "header_row", label: "Column header row number", kind: "int", actions: ["CELLS"], hint: "The rows above it are the header block; put this step before NameColumns" },
+      { key: "cells", label: "Cells", kind: "cells", actions: ["CELLS"], hint: "One a line: name = B3, name = right of Invoice No, or name = below Invoice No" },
     ],
   },
   JoinRows: {
@@ -90,7 +104,8 @@ export interface EditorStep {
 export interface EditorState {
   name: string;
   carrier_id: string;
-  format: string;
+  /** the formats ticked, in PARSER_FORMATS order */
+  formats: string[];
   sheets: string;
   steps: EditorStep[];
 }
@@ -113,16 +128,19 @@ export function stateFromForm(form: FormData): EditorState {
     const id = Number(text(stepName(i, "id")));
     steps.push({ ...(id > 0 ? { id } : {}), type: text(stepName(i, "type")) as StepType, values, destroyed: text(stepName(i, "_destroy")) === "1", run: form.has(stepName(i, "run")) });
   }
-  return withMapFieldsLast({ name: text("name"), carrier_id: text("carrier_id"), format: text("format") || "CSV", sheets: text("sheets"), steps });
+  // a form of before formats (and its tests) posts one `format`
+  const ticked = form.getAll("formats").filter((f): f is string => typeof f === "string");
+  const formats = form.has("formats_shown") || ticked.length ? ticked : [text("format") || "CSV"];
+  return withMapFieldsLast({ name: text("name"), carrier_id: text("carrier_id"), formats, sheets: text("sheets"), steps: steps.map((s) => (s.type === "MapFields" ? { ...s, values: compactCosts(s.values) } : s)) });
 }
 
 /** A saved template (or none: a new one) as the editor's state. */
 export function stateFromConfig(config: ConfigJson | null): EditorState {
-  if (!config) return withMapFieldsLast({ name: "", carrier_id: "", format: "CSV", sheets: "", steps: [] });
+  if (!config) return withMapFieldsLast({ name: "", carrier_id: "", formats: ["CSV"], sheets: "", steps: [] });
   return withMapFieldsLast({
     name: config.name,
     carrier_id: String(config.carrier_id),
-    format: config.parser.format,
+    formats: config.parser.formats,
     sheets: config.parser.sheets.join(", "),
     steps: config.transformations.map((t) => ({ id: t.id, type: t.type, values: valuesOf(t.type, t.options as Record<string, unknown>), destroyed: false, run: true })),
   });
@@ -131,13 +149,9 @@ export function stateFromConfig(config: ConfigJson | null): EditorState {
 function valuesOf(type: StepType, options: Record<string, unknown>): Record<string, string> {
   const values: Record<string, string> = {};
   if (type === "MapFields") {
-    const o = options as { mappings?: { field: string; column: string }[]; costs?: { category: string; column: string; description?: string }[] };
+    const o = options as { mappings?: { field: string; column: string }[]; costs?: Parameters<typeof costValues>[0] };
     for (const m of o.mappings ?? []) values[`map.${m.field}`] = m.column;
-    for (const c of o.costs ?? []) {
-      values[`cost.${c.category}.column`] = c.column;
-      if (c.description) values[`cost.${c.category}.description`] = c.description;
-    }
-    return values;
+    return { ...values, ...costValues(o.costs ?? []) };
   }
   const spec = STEP_FORMS[type];
   values.action = type === "JoinRows" ? (options.size !== undefined ? "SIZE" : "CONTINUATION") : String(options.action ?? spec.actions[0]);
@@ -145,6 +159,8 @@ function valuesOf(type: StepType, options: Record<string, unknown>): Record<stri
     const v = f.key.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), options);
     if (v === undefined || v === null) continue;
     if (f.kind === "pairs") values[f.key] = (v as { column: string; name: string }[]).map((p) => `${p.column} = ${p.name}`).join("\n");
+    else if (f.kind === "operands") values[f.key] = operandsText(v as Parameters<typeof operandsText>[0]);
+    else if (f.kind === "cells") values[f.key] = cellsText(v as Parameters<typeof cellsText>[0]);
     else values[f.key] = Array.isArray(v) ? v.join(", ") : String(v);
   }
   return values;
@@ -166,13 +182,13 @@ export function optionsOf(step: EditorStep): Record<string, unknown> {
   if (step.type === "MapFields") {
     return {
       mappings: MAPPABLE_FIELDS.filter((f) => (v[`map.${f}`] ?? "").trim()).map((f) => ({ field: f, column: v[`map.${f}`]! })),
-      costs: COST_CATEGORIES.filter((c) => (v[`cost.${c}.column`] ?? "").trim()).map((c) => ({ category: c, column: v[`cost.${c}.column`]!, ...((v[`cost.${c}.description`] ?? "").trim() ? { description: v[`cost.${c}.description`] } : {}) })),
+      costs: costsOf(v).costs,
     };
   }
   if (!isEditableType(step.type)) return {};
   const spec = STEP_FORMS[step.type];
   const action = spec.actions.includes(v.action ?? "") ? v.action! : spec.actions[0]!;
-  const out: Record<string, unknown> = step.type === "JoinRows" ? {} : { action };
+  const out: Record<string, unknown> = spec.actionless || step.type === "JoinRows" ? {} : { action };
   for (const f of spec.fields.filter((f) => f.actions.includes(action))) {
     const raw = v[f.key] ?? "";
     if (raw.trim() === "" && f.optional) continue;
@@ -180,6 +196,8 @@ export function optionsOf(step: EditorStep): Record<string, unknown> {
       f.kind === "int" ? (raw.trim() === "" ? undefined : intOf(raw))
       : f.kind === "ints" ? raw.split(/[\s,]+/).filter(Boolean).map(intOf)
       : f.kind === "list" ? listOf(raw)
+      : f.kind === "operands" ? operandsOf(raw)
+      : f.kind === "cells" ? cellsOf(raw)
       : f.kind === "pairs" ? raw.split(/\r?\n/).filter((l) => l.trim()).map((l) => ({ column: l.split("=")[0]!.trim(), name: l.includes("=") ? l.slice(l.indexOf("=") + 1).trim() : "" }))
       : raw;
     const [head, sub] = f.key.split(".") as [string, string?];
@@ -196,7 +214,7 @@ export function configBody(state: EditorState) {
   return {
     name: state.name,
     carrier_id: state.carrier_id,
-    parser: { format: state.format, sheets: listOf(state.sheets) },
+    parser: { formats: state.formats, sheets: listOf(state.sheets) },
     transformations: state.steps.map((s) => ({ ...(s.id ? { id: s.id } : {}), type: s.type, ...(s.destroyed ? { _destroy: "1" } : {}), options: optionsOf(s) })),
   };
 }
@@ -215,9 +233,10 @@ export function formErrorKey(key: string, state: EditorState): string {
   if (!step || !rest) return stepName(i, "options");
   if (step.type === "MapFields") {
     const [list, k, part] = rest.split(".");
-    const body = optionsOf(step) as { mappings: { field: string }[]; costs: { category: string }[] };
+    const body = optionsOf(step) as { mappings: { field: string }[] };
+    const costRow = costsOf(step.values).rows[Number(k)];
     if (list === "mappings" && k !== undefined && body.mappings[Number(k)]) return optionName(i, `map.${body.mappings[Number(k)]!.field}`);
-    if (list === "costs" && k !== undefined && body.costs[Number(k)]) return optionName(i, `cost.${body.costs[Number(k)]!.category}.${part === "description" ? "description" : "column"}`);
+    if (list === "costs" && k !== undefined && costRow !== undefined) return optionName(i, `cost.${costRow}.${part === "when" ? `when.${rest.split(".")[3] ?? "column"}` : part === "category" || part === "description" ? part : "column"}`);
     return optionName(i, list ?? "mappings");
   }
   const fields = isEditableType(step.type) ? STEP_FORMS[step.type].fields : [];

@@ -12,10 +12,11 @@ import { AppError, forbidden } from "../../../utils/errors";
 import { fieldErrorsFrom, FOR_A_PERSON } from "../../../utils/validation";
 import type { CurrentUser } from "../../auth/current-user.server";
 import { canAdministerInvoices, canUseFinance } from "../access";
-import { CHOOSE_FILE, checkUpload, samplePath, storeSample } from "../files.server";
+import { CHOOSE_FILE, checkUploadOf, formatOfName, samplePath, storeSample } from "../files.server";
 import { deleteConfig, getConfig, listConfigs, saveConfig, SAVE_FAILED } from "./configs.server";
+import { costRows } from "./editor-text";
 import { addStep, configBody, moveStep, optionName, remapErrors, setRemoved, stateFromConfig, stateFromForm, stepNumbers, type EditorState } from "./editor-form";
-import { PARSER_FORMATS, unsavedStepsInput, type ParserFormat } from "./schema";
+import { PARSER_FORMATS, unsavedStepsInput } from "./schema";
 import { runSample, testRunInput, type TestRunResult } from "./test-run.server";
 
 export type EditorAnswer =
@@ -78,6 +79,9 @@ export async function editorAction(db: DbOrTx, user: CurrentUser, id: number | n
     case "restore":
       state = setRemoved(state, at, verb === "remove");
       return answer({ focus: `step-${at}-${verb === "remove" ? "restore" : "remove"}` });
+    case "more":
+      // more blank cost rows: every answer brings three (TemplateSteps.tsx)
+      return answer({ focus: optionName(state.steps.length - 1, `cost.${costRows(state.steps.at(-1)!.values).length}.category`) });
     case "test":
       return testAnswer(user, state, form, sampleToken, answer);
     case "save":
@@ -112,9 +116,9 @@ function moveFocus(state: EditorState, index: number, verb: "up" | "down"): stri
  * chosen, or over the sample a run before kept (its token in the form).
  */
 async function testAnswer(user: CurrentUser, state: EditorState, form: FormData, token: string, answer: (over: Partial<Extract<EditorAnswer, { kind: "form" }>>) => EditorAnswer): Promise<EditorAnswer> {
-  const format = (PARSER_FORMATS as readonly string[]).includes(state.format) ? (state.format as ParserFormat) : null;
+  const formats = PARSER_FORMATS.filter((f) => state.formats.includes(f));
   const failed = (errors: Record<string, string[]>, message: string, sample: string | null = token || null) => answer({ errors, testError: message, sample });
-  if (!format) return failed({ format: ["Choose CSV, XLSX or XLS"] }, "Choose CSV, XLSX or XLS");
+  if (!formats.length) return failed({ formats: ["Choose at least one format"] }, "Choose at least one format");
   const rows = testRunInput.shape.row_numbers.safeParse(form.get("row_numbers") || undefined);
   if (!rows.success) return failed({ row_numbers: [rows.error.issues[0]!.message] }, rows.error.issues[0]!.message);
   // the steps not ticked go to the schema as removed, so its error paths keep the form's indexes
@@ -125,10 +129,15 @@ async function testAnswer(user: CurrentUser, state: EditorState, form: FormData,
   let sample = token || null;
   try {
     const file = form.get("test_file");
-    if (file instanceof File && file.name !== "") sample = await storeSample(checkUpload(file, format, "test_file"), format);
-    const path = sample ? await samplePath(sample, format) : null;
-    if (!path) return failed({ test_file: [CHOOSE_FILE] }, CHOOSE_FILE, null);
-    const testRun = await runSample(path, steps.data.parser, steps.data.transformations, { rowNumbers: rows.data ?? [], numbers });
+    if (file instanceof File && file.name !== "") {
+      const upload = checkUploadOf(file, formats, "test_file");
+      sample = await storeSample(upload.file, upload.format);
+    }
+    // the sample is read as the format its name gives, of the formats ticked now
+    const format = sample ? formatOfName(sample, formats) : null;
+    const path = sample && format ? await samplePath(sample, format) : null;
+    if (!path || !format) return failed({ test_file: [CHOOSE_FILE] }, CHOOSE_FILE, null);
+    const testRun = await runSample(path, { format, sheets: steps.data.parser.sheets }, steps.data.transformations, { rowNumbers: rows.data ?? [], numbers });
     return answer({ sample, testRun });
   } catch (e) {
     if (!(e instanceof AppError) || e.code !== "invalid") throw e;

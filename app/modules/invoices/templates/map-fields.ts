@@ -2,13 +2,17 @@
  * MapFields: the last step of every template (sequence 999999), turning each named row into an
  * invoice line (docs/decisions/019 "Templates"). `mappings` take a column's text into an
  * invoice detail field or an invoice field (invoice_number, invoice_date, total); `costs` take a
- * column's amount into a cost line of a category (a blank or zero amount makes no cost line).
+ * column's amount into a cost line of a category (a blank or zero amount makes no cost line). A
+ * cost with `when` counts only on rows where its condition holds (conditions.ts); several costs of
+ * one category add up to one cost line, described as the first that counted.
  * Each value is read as its field needs (values.ts); a value that cannot be read, a missing
  * invoice or consignment number, or a row a step before marked, comes out as a problem naming the
  * row and the step, and the import refuses the file.
  */
 import { z } from "zod";
 import { COST_CATEGORIES, type CostCategory } from "../../../../db/schema/finance";
+import { costCategoryLabel } from "../schemas";
+import { conditionSchema, conditionTest } from "./conditions";
 import type { Row, RowProblem, Rows, StepPlace } from "./rows";
 import { parseAmount, parseCount, parseDate, parseFlag } from "./values";
 
@@ -40,15 +44,24 @@ export const MAPPABLE_FIELDS = [...INVOICE_FIELDS, ...DETAIL_FIELDS] as const;
 export type DetailField = (typeof DETAIL_FIELDS)[number];
 export type MappableField = (typeof MAPPABLE_FIELDS)[number];
 
-/** Spec 3 shows fuel_charge as "Fuel levy"; the others read as their words. */
-export const costLabel = (c: CostCategory) => (c === "fuel_charge" ? "Fuel levy" : c.replace(/_/g, " ").replace(/^./, (x) => x.toUpperCase()));
+/** The category's label (schemas.ts, one for every screen), the description of a cost line the template leaves undescribed. */
+export const costLabel = (c: CostCategory) => costCategoryLabel(c);
 
 const column = z.string().trim().min(1, "Column is required");
+
+/**
+ * Mappings in MAPPABLE_FIELDS order: each field is mapped once, so the order means nothing, and
+ * one order lets a template opened in the editor and saved unchanged read back as it was.
+ */
+export const inFieldOrder = <M extends { field: string }>(mappings: M[]): M[] => [...mappings].sort((a, b) => (MAPPABLE_FIELDS as readonly string[]).indexOf(a.field) - (MAPPABLE_FIELDS as readonly string[]).indexOf(b.field));
 
 export const mapFieldsOptions = z
   .object({
     mappings: z.array(z.object({ field: z.enum(MAPPABLE_FIELDS, { error: "Choose a field" }), column })),
-    costs: z.array(z.object({ category: z.enum(COST_CATEGORIES, { error: "Choose a cost category" }), column, description: z.string().trim().max(255).optional() })).default([]),
+    costs: z
+      .array(z.object({ category: z.enum(COST_CATEGORIES, { error: "Choose a cost category" }), column, description: z.string().trim().max(255).optional(), when: conditionSchema.optional() }))
+      .max(100, "At most 100 costs")
+      .default([]),
   })
   .superRefine((o, ctx) => {
     const fields = o.mappings.map((m) => m.field);
@@ -56,7 +69,8 @@ export const mapFieldsOptions = z
       if (!fields.includes(required)) ctx.addIssue({ code: "custom", path: ["mappings"], message: `Map a column to ${required}` });
     const twice = fields.find((f, i) => fields.indexOf(f) !== i);
     if (twice) ctx.addIssue({ code: "custom", path: ["mappings"], message: `${twice} is mapped twice` });
-  });
+  })
+  .transform((o) => ({ ...o, mappings: inFieldOrder(o.mappings) }));
 export type MapFieldsOptions = z.infer<typeof mapFieldsOptions>;
 
 export type DetailValues = Partial<Record<DetailField, string | number | boolean | null>>;
@@ -72,10 +86,11 @@ export interface MappedLine {
 export type Mapped = { ok: true; line: MappedLine } | { ok: false; row: number; sheet?: string; problem: RowProblem };
 
 export async function* mapFields(rows: Rows, o: MapFieldsOptions, place: StepPlace): AsyncIterable<Mapped> {
-  for await (const r of rows) yield mapRow(r, o, place);
+  const tests = o.costs.map((c) => (c.when ? conditionTest(c.when) : null));
+  for await (const r of rows) yield mapRow(r, o, place, tests);
 }
 
-export function mapRow(r: Row, o: MapFieldsOptions, place: StepPlace): Mapped {
+export function mapRow(r: Row, o: MapFieldsOptions, place: StepPlace, tests = o.costs.map((c) => (c.when ? conditionTest(c.when) : null))): Mapped {
   const at = r.sheet === undefined ? { row: r.row } : { row: r.row, sheet: r.sheet };
   if (r.problem) return { ok: false, ...at, problem: r.problem };
   const fail = (message: string): Mapped => ({ ok: false, ...at, problem: { step: place.step, stepName: place.stepName, message } });
@@ -107,14 +122,21 @@ export function mapRow(r: Row, o: MapFieldsOptions, place: StepPlace): Mapped {
   }
   if (!invoice.invoiceNumber) return fail("The invoice number is blank");
   if (!detail.consignment_number) return fail("The consignment number is blank");
-  const costs: MappedLine["costs"] = [];
-  for (const c of o.costs) {
+  // in cents per category, in the order the categories first counted
+  const sums = new Map<CostCategory, { description: string; cents: number }>();
+  for (const [i, c] of o.costs.entries()) {
     const text = (r.values[c.column] ?? "").trim();
     if (text === "") continue;
+    const holds = tests[i] ? tests[i]!(r.values) : true;
+    if (typeof holds === "string") return fail(`${holds} (condition of ${c.category})`);
+    if (!holds) continue;
     const amount = parseAmount(text);
     if (amount === null) return fail(`'${text}' in column ${c.column} is not an amount (${c.category})`);
-    if (amount !== 0) costs.push({ category: c.category, description: c.description || costLabel(c.category), amount: Math.round(amount * 100) / 100 });
+    const sum = sums.get(c.category) ?? { description: c.description || costLabel(c.category), cents: 0 };
+    sum.cents += Math.round(amount * 100);
+    sums.set(c.category, sum);
   }
+  const costs: MappedLine["costs"] = [...sums].filter(([, s]) => s.cents !== 0).map(([category, s]) => ({ category, description: s.description, amount: s.cents / 100 }));
   // a file without a line total: the line costs what its cost lines add up to
   if (detail.total_cost == null) detail.total_cost = Math.round(costs.reduce((s, c) => s + c.amount, 0) * 100) / 100;
   return { ok: true, line: { ...at, invoice, detail, costs } };

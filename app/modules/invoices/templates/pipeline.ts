@@ -7,6 +7,7 @@
 import { deleteRows } from "./delete-rows";
 import { editValues } from "./edit-values";
 import { groupBy } from "./group-by";
+import { headerCells } from "./header-cells";
 import { joinRows } from "./join-rows";
 import { mapFields, type Mapped } from "./map-fields";
 import { nameColumns } from "./name-columns";
@@ -26,6 +27,8 @@ export function applyStep(rows: Rows, t: Transformation, place: StepPlace): Rows
       return editValues(rows, t.options, place);
     case "GroupBy":
       return groupBy(rows, t.options, place);
+    case "HeaderCells":
+      return headerCells(rows, t.options, place);
     case "JoinRows":
       return joinRows(rows, t.options);
     case "NameColumns":

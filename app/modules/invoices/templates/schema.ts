@@ -7,6 +7,7 @@ import { z } from "zod";
 import { deleteRowsOptions } from "./delete-rows";
 import { editValuesOptions } from "./edit-values";
 import { groupByOptions } from "./group-by";
+import { headerCellsOptions } from "./header-cells";
 import { joinRowsOptions } from "./join-rows";
 import { MAP_FIELDS_SEQUENCE, mapFieldsOptions } from "./map-fields";
 import { nameColumnsOptions } from "./name-columns";
@@ -18,6 +19,7 @@ export const OPTIONS_BY_TYPE = {
   DeleteRows: deleteRowsOptions,
   EditValues: editValuesOptions,
   GroupBy: groupByOptions,
+  HeaderCells: headerCellsOptions,
   JoinRows: joinRowsOptions,
   NameColumns: nameColumnsOptions,
   MapFields: mapFieldsOptions,
@@ -29,6 +31,7 @@ export type Transformation =
   | { id?: number; type: "DeleteRows"; options: z.infer<typeof deleteRowsOptions> }
   | { id?: number; type: "EditValues"; options: z.infer<typeof editValuesOptions> }
   | { id?: number; type: "GroupBy"; options: z.infer<typeof groupByOptions> }
+  | { id?: number; type: "HeaderCells"; options: z.infer<typeof headerCellsOptions> }
   | { id?: number; type: "JoinRows"; options: z.infer<typeof joinRowsOptions> }
   | { id?: number; type: "NameColumns"; options: z.infer<typeof nameColumnsOptions> }
   | { id?: number; type: "MapFields"; options: z.infer<typeof mapFieldsOptions> };
@@ -41,10 +44,29 @@ const stepInput = z.object({
   _destroy: z.union([z.boolean(), z.literal("true"), z.literal("1"), z.literal("false"), z.literal("0")]).optional(),
 });
 
-export const parserSchema = z.object({
-  format: z.enum(PARSER_FORMATS, { error: "Choose CSV, XLSX or XLS" }),
-  sheets: z.array(z.string().trim().min(1)).max(20).default([]),
-});
+const formatSchema = z.enum(PARSER_FORMATS, { error: "Choose CSV, XLSX or XLS" });
+
+/**
+ * The formats a template reads (issue 29 item 6: one layout sent as XLSX and as CSV): `formats`,
+ * or the one `format` of a client from before; answered as both, `formats` in the order of
+ * PARSER_FORMATS (so the editor's check boxes give the same list back) and `format` the first.
+ */
+export const parserSchema = z
+  .object({
+    format: formatSchema.optional(),
+    formats: z.array(formatSchema).min(1, "Choose at least one format").max(PARSER_FORMATS.length).optional(),
+    sheets: z.array(z.string().trim().min(1)).max(20).default([]),
+  })
+  .superRefine((p, ctx) => {
+    if (!p.format && !p.formats) ctx.addIssue({ code: "custom", path: ["formats"], message: "Choose at least one format" });
+    if (p.format && p.formats && !p.formats.includes(p.format)) ctx.addIssue({ code: "custom", path: ["format"], message: "The format must be one of the formats" });
+  })
+  .transform((p) => {
+    const chosen = new Set<ParserFormat>(p.formats ?? [p.format!]);
+    const formats = PARSER_FORMATS.filter((f) => chosen.has(f));
+    return { format: formats[0]!, formats, sheets: p.sheets };
+  });
+export type ParserJson = z.output<typeof parserSchema>;
 
 type StepIn = z.output<typeof stepInput>;
 

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { DbOrTx } from "../../../../db/client.server";
 import { AppError } from "../../../utils/errors";
 import type { CurrentUser } from "../../auth/current-user.server";
-import { checkUpload, storeInvoiceFile } from "../files.server";
+import { checkUploadOf, storeInvoiceFile } from "../files.server";
 import { getConfig } from "./configs.server";
 import type { Mapped, MappedLine } from "./map-fields";
 import { runTemplate, type Tap } from "./pipeline";
@@ -47,12 +47,12 @@ export async function testRun(db: DbOrTx, user: CurrentUser, fields: Record<stri
   const input = testRunInput.safeParse(fields);
   if (!input.success) throw new AppError("invalid", "Check the test run", Object.fromEntries(input.error.issues.map((i) => [String(i.path[0] ?? "base"), [i.message]])));
   const config = await getConfig(db, user, input.data.id);
-  const upload = checkUpload(file, config.parser.format);
+  const upload = checkUploadOf(file, config.parser.formats);
   const chosen = new Set(input.data.transform_ids ?? []);
   const steps = chosen.size ? config.transformations.filter((t) => chosen.has(t.id)) : config.transformations;
-  const stored = await storeInvoiceFile(upload, config.parser.format);
+  const stored = await storeInvoiceFile(upload.file, upload.format);
   try {
-    return await runSample(stored.path, config.parser, steps, { rowNumbers: input.data.row_numbers ?? [] });
+    return await runSample(stored.path, { format: upload.format, sheets: config.parser.sheets }, steps, { rowNumbers: input.data.row_numbers ?? [] });
   } finally {
     await unlink(stored.path).catch(() => {});
   }

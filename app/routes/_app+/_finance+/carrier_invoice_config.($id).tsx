@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
 }
 
-/** Every button of the editor posts here with its intent (save, delete, add, up:i, down:i, remove:i, restore:i, test). */
+/** Every button of the editor posts here with its intent (save, delete, add, up:i, down:i, remove:i, restore:i, more, test). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user } = await requireFinanceUser(context, request);
   try {
@@ -55,6 +55,7 @@ export default function CarrierInvoiceConfig() {
   const state = answer?.state ?? d.state;
   const errors: Record<string, string[] | undefined> = answer?.errors ?? {};
   const focus = answer?.focus ?? null;
+  const formatErrors = errors["parser.formats"] ?? errors["parser.format"] ?? errors.formats;
   const numbers = stepNumbers(state);
   const live = state.steps.map((s, i) => (!s.destroyed && s.type !== "MapFields" ? i : -1)).filter((i) => i >= 0);
   const self = d.id ? `/carrier_invoice_config/${d.id}` : "/carrier_invoice_config";
@@ -96,17 +97,22 @@ export default function CarrierInvoiceConfig() {
               </select>
               <FieldError id="carrier_id-error" errors={errors.carrier_id} />
             </div>
-            <div>
-              <label htmlFor="format" className="label">
-                Format
-              </label>
-              <select id="format" name="format" className="input" defaultValue={state.format} {...fieldAria(errors, "format")}>
+            <fieldset aria-describedby={formatErrors ? "formats-hint formats-error" : "formats-hint"}>
+              <legend className="label">Formats</legend>
+              <input type="hidden" name="formats_shown" value="1" />
+              <div className="flex gap-3">
                 {PARSER_FORMATS.map((f) => (
-                  <option key={f}>{f}</option>
+                  <label key={f} className="flex items-center gap-1 text-sm">
+                    <input type="checkbox" name="formats" value={f} defaultChecked={state.formats.includes(f)} />
+                    {f}
+                  </label>
                 ))}
-              </select>
-              <FieldError id="format-error" errors={errors["parser.format"] ?? errors.format} />
-            </div>
+              </div>
+              <p id="formats-hint" className="mt-1 text-xs text-slate-600">
+                Every format the carrier sends this layout as; a file is read as its name says (.csv, .xlsx, .xls)
+              </p>
+              <FieldError id="formats-error" errors={formatErrors} />
+            </fieldset>
             <TextField name="sheets" label="Sheets" hint="Comma separated worksheet names; blank reads every sheet" errors={{ sheets: errors["parser.sheets"] }} defaultValue={state.sheets} />
           </div>
           <section aria-labelledby="steps-heading" className="space-y-2">
