@@ -11,7 +11,7 @@ import { userToday } from "../calendar/site-time";
 import { notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { financeScope, type FinanceScope } from "./access";
-import { dateRange, invoiceFilterSchema, INVOICE_MESSAGES, type DateFilter, type PayableStateFilter } from "./schemas";
+import { invoiceFilterSchema, INVOICE_MESSAGES, listedDates, type DateFilter, type PayableStateFilter } from "./schemas";
 
 /**
  * The outer invoice's id, spelled out: drizzle writes a column of a one-table select unqualified,
@@ -125,14 +125,14 @@ export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<str
   const f = parseOrThrow(invoiceFilterSchema, raw);
   const scope = financeScope(user);
   const date = f.date ?? "fortnight";
-  const range = dateRange(date, userToday(user), { from: f.from, to: f.to });
+  const range = listedDates(date, userToday(user), { from: f.from, to: f.to });
   const base = and(
     eq(invoices.accountingType, "payable"),
     invoiceScopeSql(scope),
     f.carrier_id ? eq(invoices.carrierId, f.carrier_id) : undefined,
     f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and d.customer_id = ${f.customer_id})` : undefined,
     gte(invoices.invoiceDate, range.from),
-    lte(invoices.invoiceDate, range.to),
+    range.through == null ? undefined : lte(invoices.invoiceDate, range.through),
   );
   const [c] = await db
     .select({
