@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carriers, customers, invoices, users } from "../../db/schema";
+import { carriers, customers, invoices, sites, users } from "../../db/schema";
 import { seedDemoIfEmpty } from "../../db/seed/demo";
 import { loadLocalities } from "../../db/seed/localities";
 import { loadCurrentUser, type CurrentUser } from "../../app/modules/auth/current-user.server";
@@ -24,6 +24,8 @@ beforeAll(async () => {
   test = await createTestDatabase();
   await loadLocalities(db());
   expect(await seedDemoIfEmpty(db())).toBe(true);
+  // every site at UTC-11: the user's today is always a day behind the latest today anywhere (UTC+14)
+  await db().update(sites).set({ timezone: "Pacific/Pago_Pago" });
   const [u] = await db().select().from(users).where(eq(users.email, "finance@example.com"));
   finance = (await loadCurrentUser(db(), u!.id))!;
   const [a] = await db().select().from(users).where(eq(users.email, "admin@example.com"));
@@ -34,6 +36,7 @@ afterAll(() => test.drop());
 describe("the invoice lists' dates", () => {
   it("'Past fortnight' is the same fourteen days up to today, in the user's time zone, on both lists", async () => {
     const today = userToday(finance);
+    expect(today).toBe(new Date(Date.now() - 11 * 3_600_000).toISOString().slice(0, 10));
     const payable = await listPayable(db(), finance, {});
     const receivable = await listReceivable(db(), finance, {});
     expect(payable.filters).toMatchObject({ date: "fortnight", from: addDays(today, -13), to: today });
