@@ -62,10 +62,12 @@ describe("GET /api/reconciliations/{id}", () => {
     // the reconcile job re-rated it with the invoice's weight (the demo seed runs the job's function)
     expect(body.reconciliation_options).toEqual({ charge_from_consignment: true, rerate_required: true, not_rerated: false });
     expect(body.discrepancy_amount).toBeGreaterThan(0);
-    expect(body.margin).toBeCloseTo(body.rated_sell - body.invoiced, 2);
-    // charged from the consignment: what the customer was quoted, the rated sell
+    // charged from the consignment's rating as invoicing bills it: its re-rate's sell (decision 027)
     expect(body.sell.charged_from).toBe("consignment");
-    expect(body.sell.total).toBeCloseTo(body.consignment.total_sell_cost, 2);
+    expect(body.sell.total).toBeCloseTo(body.rerate.total_sell_cost, 2);
+    // the margin is that charge less the carrier's, both without GST
+    expect(body.charged).toEqual({ source: "sell", excluding_gst: body.sell.total, gst: null, including_gst: null });
+    expect(body.margin).toBeCloseTo(body.sell.total - body.invoiced, 2);
     expect(body.rerate).toMatchObject({ status: "rerated", label: "Rerated", disabled: false });
   });
 
@@ -272,7 +274,8 @@ describe("POST /api/reconciliations/{id}/reconcile (Re Run)", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.state).toBe("reconciling");
     expect(res.body.rerate).toMatchObject({ status: "rerated", label: "Rerated", error: null, disabled: false });
-    expect(res.body.rerate.rating_detail.charge_weight).toBeCloseTo(res.body.invoice_detail.total_charge_weight, 3);
+    // re-measured goods: the billed charge weight within the engine's volume step of cubic (decision 027)
+    expect(res.body.rerate.rating_detail.charge_weight).toBeCloseTo(res.body.invoice_detail.total_charge_weight, 1);
     expect(res.body.reconciliation_options.not_rerated).toBe(false);
   });
 });

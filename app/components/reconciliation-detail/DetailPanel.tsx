@@ -6,7 +6,10 @@ type Address = { name?: string | null; address_line_1?: string | null; locality?
 
 const money = (n: number) => `$${n.toFixed(2)}`;
 
-function Costs({ costs, total }: { costs: Cost[]; total: number }) {
+/** a total and what it includes, e.g. ["Total (excluding GST)", 12.5] */
+export type TotalRow = [label: string, amount: number];
+
+function Costs({ costs, totals }: { costs: Cost[]; totals: TotalRow[] }) {
   if (!costs.length) return <p className="text-sm text-slate-600">No costs.</p>;
   return (
     <table className="w-full text-sm">
@@ -28,12 +31,14 @@ function Costs({ costs, total }: { costs: Cost[]; total: number }) {
         ))}
       </tbody>
       <tfoot>
-        <tr className="border-t border-slate-200 font-semibold">
-          <td className="py-1" colSpan={2}>
-            Total (excluding GST)
-          </td>
-          <td className="py-1 text-right tabular-nums">{money(total)}</td>
-        </tr>
+        {totals.map(([label, amount], i) => (
+          <tr key={label} className={`font-semibold ${i === 0 ? "border-t border-slate-200" : ""}`}>
+            <td className="py-1" colSpan={2}>
+              {label}
+            </td>
+            <td className="py-1 text-right tabular-nums">{money(amount)}</td>
+          </tr>
+        ))}
       </tfoot>
     </table>
   );
@@ -63,6 +68,7 @@ export function DetailPanel({
   disabled = false,
   costs,
   total,
+  totals,
   info,
   sender,
   receiver,
@@ -74,6 +80,8 @@ export function DetailPanel({
   disabled?: boolean;
   costs: Cost[];
   total: number;
+  /** the totals rows when more than the one without GST (each saying what it includes) */
+  totals?: TotalRow[];
   info: Array<[string, ReactNode]>;
   sender: Address;
   receiver: Address;
@@ -89,7 +97,7 @@ export function DetailPanel({
       {children}
       <details open>
         <summary className="cursor-pointer text-sm font-medium">Costs</summary>
-        <Costs costs={costs} total={total} />
+        <Costs costs={costs} totals={totals ?? [["Total (excluding GST)", total]]} />
       </details>
       <details>
         <summary className="cursor-pointer text-sm font-medium">Rating info</summary>

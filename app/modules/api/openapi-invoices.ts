@@ -6,7 +6,7 @@ import { errorResponses, idParam, ok } from "./openapi-parts";
 
 const scoped = "Staff see every invoice; a customer's finance user only their own lines and the invoices holding them.";
 const admin = "Admin or super admin; others 403.";
-const filters = "?carrier_id, customer_id, date (this_week, last_week, fortnight, this_month, last_month, custom with from and to, YYYY-MM-DD; default fortnight), state (all, unallocated, allocated, exported; default unallocated, or all when none is)";
+const filters = "?carrier_id, customer_id, date (this_week, last_week, fortnight, this_month, last_month, custom with from and to, YYYY-MM-DD; default fortnight: the 14 days up to today in the user's time zone and any invoice dated later), state (all, unallocated, allocated, exported; default unallocated, or all when none is)";
 
 export const invoicePaths = {
   "/api/invoices": {

@@ -10,7 +10,7 @@ export const reconciliationDetailPaths = {
       parameters: [idParam("id")],
       responses: {
         ...ok(
-          "{ id, state, version, invoice_detail (with costs), customer_invoice_detail, consignment { buy_costs, sell_costs, total_buy_cost, total_sell_cost, rating_detail { charge_weight, from_zone, to_zone, markup, surcharge_markup }, sender_address, receiver_address }, notes [{ text, user_name, timestamp, user_id }], reconciliation_options { charge_from_consignment, rerate_required, not_rerated }, discrepancy_amount, margin, margin_percent, reason_categories, reconciliation_reasons, sell, preview, rerate { status, label, error, disabled, buy_costs, sell_costs, rating_detail } }",
+          "{ id, state, version, invoice_detail (with costs), customer_invoice_detail, consignment { buy_costs, sell_costs, total_buy_cost, total_sell_cost, rating_detail { charge_weight, from_zone, to_zone, markup, surcharge_markup }, sender_address, receiver_address }, notes [{ text, user_name, timestamp, user_id }], reconciliation_options { charge_from_consignment, rerate_required, not_rerated }, discrepancy_amount, margin and margin_percent (the customer's charge without GST less the carrier's), charged { source, excluding_gst, gst, including_gst }, reason_categories, reconciliation_reasons, sell { charged_from, credit, fallback, total, lines }, preview, rerate { status, label, error, disabled, buy_costs, sell_costs, rating_detail } }",
         ),
         "404": conflict["404"],
       },

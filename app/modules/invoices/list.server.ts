@@ -14,7 +14,7 @@ import { rowsOf } from "../../utils/sql-rows";
 import { financeScope, type FinanceScope } from "./access";
 import { possibleDuplicateText } from "./duplicates.server";
 import { INVOICE_ID, invoiceFileNameSql, invoiceScopeSql, invoiceStateSql, invoiceTotalSql, lineScopeSql } from "./scope.server";
-import { dateRange, invoiceFilterSchema, INVOICE_MESSAGES, type DateFilter, type PayableStateFilter } from "./schemas";
+import { invoiceFilterSchema, INVOICE_MESSAGES, listedDates, type DateFilter, type PayableStateFilter } from "./schemas";
 
 export { INVOICE_ID, invoiceScopeSql, lineScopeSql } from "./scope.server";
 
@@ -129,7 +129,7 @@ export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<str
   const scope = financeScope(user);
   const stateSql = stateSqlFor(scope);
   const date = f.date ?? "fortnight";
-  const range = dateRange(date, userToday(user), { from: f.from, to: f.to });
+  const range = listedDates(date, userToday(user), { from: f.from, to: f.to });
   const base = and(
     eq(invoices.accountingType, "payable"),
     invoiceScopeSql(scope),
@@ -137,7 +137,7 @@ export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<str
     // within the scope's lines: a customer's user cannot learn which invoices hold another's
     f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and d.customer_id = ${f.customer_id})` : undefined,
     gte(invoices.invoiceDate, range.from),
-    lte(invoices.invoiceDate, range.to),
+    range.through == null ? undefined : lte(invoices.invoiceDate, range.through),
   );
   const [c] = await db
     .select({

@@ -98,6 +98,19 @@ export function dateRange(filter: DateFilter, today: string, custom: { from?: st
   }
 }
 
+/**
+ * The invoice dates a list shows (issue 29 finding 7, decision 027), one definition for the
+ * payable and receivable lists: dateRange's from and to on the user's own today, and when the
+ * range ends today (the past fortnight, a custom range with no end typed) no upper bound, so an
+ * invoice dated after today (a carrier's future-dated invoice just imported, a customer invoice
+ * dated on a site's calendar ahead of the viewer's) is never hidden. `through` null: no upper bound.
+ */
+export function listedDates(filter: DateFilter, today: string, custom: { from?: string; to?: string } = {}): { from: string; to: string; through: string | null } {
+  const range = dateRange(filter, today, custom);
+  const endsToday = range.to === today && !(filter === "custom" && custom.to);
+  return { ...range, through: endsToday ? null : range.to };
+}
+
 /** Selected invoices: `ids` (or `invoice_ids`) as a list or repeated form field. */
 export const idsSchema = z.object({
   ids: z.array(z.coerce.number().int().positive("Must be an id")).max(1000, "At most 1000 invoices at once").min(1, INVOICE_MESSAGES.chooseInvoices),

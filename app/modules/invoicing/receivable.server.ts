@@ -11,8 +11,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { userToday } from "../calendar/site-time";
 import { financeScope } from "../invoices/access";
 import { invoiceScopeSql, LIST_LIMIT } from "../invoices/list.server";
-import { todayIn } from "../calendar/site-time";
-import { addDays, dateRange, DATE_FILTERS, INVOICE_MESSAGES, type DateFilter } from "../invoices/schemas";
+import { DATE_FILTERS, INVOICE_MESSAGES, listedDates, type DateFilter } from "../invoices/schemas";
 import { parseOrThrow } from "../../utils/validation";
 import { invoiceableSql, scopeSql } from "./invoiceable.server";
 
@@ -46,22 +45,11 @@ export interface ReceivableInvoice {
   emailed_at: string | null;
 }
 
-/**
- * A customer invoice is dated on its customer's site's calendar, which can be a day ahead of the
- * viewer's (an Australian invoice seen from Los Angeles): a range that ends today ends on the
- * latest today anywhere, so today's invoices are never missing. A custom range is as typed.
- */
-export function withLatestToday(filter: DateFilter, range: { from: string; to: string }): { from: string; to: string } {
-  if (filter === "custom") return range;
-  const latest = todayIn("Pacific/Kiritimati");
-  return range.to >= addDays(latest, -1) && range.to < latest ? { ...range, to: latest } : range;
-}
-
 /** The receivable list: counters all and invoiced, invoices grouped per customer. */
 export async function listReceivable(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>) {
   const f = parseOrThrow(receivableFilterSchema, raw);
   const date: DateFilter = f.date ?? "fortnight";
-  const range = withLatestToday(date, dateRange(date, userToday(user), { from: f.from, to: f.to }));
+  const range = listedDates(date, userToday(user), { from: f.from, to: f.to });
   const scope = financeScope(user);
   const base = and(
     eq(invoices.accountingType, "receivable"),
@@ -70,7 +58,7 @@ export async function listReceivable(db: DbOrTx, user: CurrentUser, raw: Record<
     invoiceScopeSql(scope),
     f.customer_id ? eq(invoices.customerId, f.customer_id) : undefined,
     gte(invoices.invoiceDate, range.from),
-    lte(invoices.invoiceDate, range.to),
+    range.through == null ? undefined : lte(invoices.invoiceDate, range.through),
   );
   const [c] = await db
     .select({ all: sql<number>`count(*)::int`, invoiced: sql<number>`count(*) filter (where ${invoices.state} = 'invoiced')::int` })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markedUp, sellFor } from "./sell";
+import { isCredit, markedUp, sellFor } from "./sell";
 
 const rating = {
   markup: 20,
@@ -49,6 +49,35 @@ describe("sellFor", () => {
     const r = sellFor({ chargeFromConsignment: true, rating: { markup: 20, surcharge_markup: 10, sell: [] }, invoiceCosts });
     expect(r.fallback).toBe(true);
     expect(r.total).toBe(3000 + 1595 - 500);
+  });
+});
+
+describe("credits (decision 027)", () => {
+  const rated = { ...rating, buy: [{ category: "freight_charge", amount: 20 }, { category: "fuel_charge", amount: 2 }] };
+  const credit = [
+    { category: "credit_adjustment", description: "Credit", amount: "-10.00" },
+    { category: "gst", description: "GST", amount: "-1.00" },
+  ];
+
+  it("a line of less than nothing, or of credit adjustments only, is a credit; a charge with a credit in it is not", () => {
+    expect(isCredit(credit)).toBe(true);
+    expect(isCredit([{ category: "freight_charge", description: "Freight", amount: "-5.00" }])).toBe(true);
+    expect(isCredit([{ category: "credit_adjustment", description: "Adjustment", amount: "3.00" }])).toBe(true);
+    expect(isCredit(invoiceCosts)).toBe(false);
+    expect(isCredit([{ category: "gst", description: "GST", amount: "-1.00" }])).toBe(false);
+  });
+
+  it("is charged from the invoice whatever Charge From says, in proportion to the rated sell over buy", () => {
+    for (const chargeFromConsignment of [true, false]) {
+      const r = sellFor({ chargeFromConsignment, rating: rated, invoiceCosts: credit });
+      // -10.00 x 26.40 / 22.00 = -12.00
+      expect(r).toMatchObject({ charged_from: "invoice", credit: true, fallback: false, total: -1200 });
+      expect(r.lines).toEqual([{ category: "credit_adjustment", description: "Credit", amount: -1200 }]);
+    }
+  });
+
+  it("at cost without a rated buy", () => {
+    expect(sellFor({ chargeFromConsignment: true, rating: null, invoiceCosts: credit })).toMatchObject({ total: -1000, fallback: true, credit: true });
   });
 });
 

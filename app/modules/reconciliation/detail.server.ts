@@ -20,7 +20,8 @@ import { toCents } from "../invoicing/money";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { REASON_CATEGORIES } from "./compare";
-import { RERATE_LABELS, type RerateStatus } from "./rerate";
+import { RERATE_LABELS, rerateReason, type RerateStatus } from "./rerate";
+import { billedTotals, chargedMargin } from "./sell-view";
 import { checkSave, RECONCILIATION_MESSAGES, STATE_LABELS, updateSchema, type ReconciliationState } from "./states";
 
 type Row = typeof reconciliations.$inferSelect;
@@ -142,7 +143,7 @@ export async function notesOf(db: DbOrTx, reconciliationId: number) {
 /** What the customer is charged for the line with `chargeFromConsignment` (sell.ts, shared with invoicing). */
 export function sellOf(rating: unknown, costs: Array<{ category: string; description: string; amount: number | string }>, chargeFromConsignment: boolean): SellResult {
   const r = rating && typeof rating === "object" ? (rating as StoredRating) : null;
-  return sellFor({ chargeFromConsignment, rating: r ? { sell: lines(r.sell), markup: r.markup, surcharge_markup: r.surcharge_markup } : null, invoiceCosts: costs });
+  return sellFor({ chargeFromConsignment, rating: r ? { buy: lines(r.buy), sell: lines(r.sell), markup: r.markup, surcharge_markup: r.surcharge_markup } : null, invoiceCosts: costs });
 }
 
 const dollars = (cents: number) => cents / 100;
@@ -164,7 +165,10 @@ export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: numbe
     notesOf(db, r.id),
     duplicateOfLine(db, r.invoiceDetailId),
   ]);
-  const sell = sellOf(consignment?.rating, invoiceDetail.costs, r.chargeFromConsignment);
+  // the rating invoicing bills from (its re-rate, else the consignment's), so the view agrees with the invoice
+  const sell = sellOf(r.rerateDetail ?? consignment?.rating, invoiceDetail.costs, r.chargeFromConsignment);
+  const charged = customerInvoiceDetail ? billedTotals(customerInvoiceDetail) : { source: "sell" as const, excluding_gst: sell.total, gst: null, including_gst: null };
+  const margin = chargedMargin(charged.excluding_gst, toCents(r.invoiced));
   const status = (r.rerateStatus ?? "rerate_error") as RerateStatus;
   return {
     id: r.id,
@@ -177,8 +181,11 @@ export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: numbe
     notes,
     reconciliation_options: { charge_from_consignment: r.chargeFromConsignment, rerate_required: r.rerateRequired, not_rerated: r.rerateDetail == null },
     discrepancy_amount: Number(r.discrepancyAmount),
-    margin: Number(r.margin),
-    margin_percent: r.marginPercent == null ? null : Number(r.marginPercent),
+    /** what the customer is (or will be) charged without GST, less the carrier's charge without GST */
+    margin: dollars(margin.margin),
+    margin_percent: margin.margin_percent,
+    /** the customer's charge, each total saying what it includes (GST is known once billed) */
+    charged: { source: charged.source, excluding_gst: dollars(charged.excluding_gst), gst: charged.gst == null ? null : dollars(charged.gst), including_gst: charged.including_gst == null ? null : dollars(charged.including_gst) },
     rated_buy: Number(r.ratedBuy),
     rated_sell: Number(r.ratedSell),
     invoiced: Number(r.invoiced),
@@ -188,12 +195,12 @@ export async function getReconciliation(db: DbOrTx, user: CurrentUser, id: numbe
     /** the other carrier invoice's line this one possibly duplicates (decision 021) */
     duplicate_of: duplicateOf,
     /** what the customer is charged now (sell.ts), in dollars */
-    sell: { charged_from: sell.charged_from, fallback: sell.fallback, total: dollars(sell.total), lines: sell.lines.map((l) => ({ ...l, amount: dollars(l.amount) })) },
+    sell: { charged_from: sell.charged_from, credit: sell.credit, fallback: sell.fallback, total: dollars(sell.total), lines: sell.lines.map((l) => ({ ...l, amount: dollars(l.amount) })) },
     preview: r.preview ?? null,
     rerate: {
       status,
       label: RERATE_LABELS[status],
-      error: r.rerateError,
+      error: rerateReason(status, r.rerateError, r.consignmentId != null),
       disabled: status === "rerate_error",
       ...(ratingPanel(r.rerateDetail) ?? { buy_costs: [], sell_costs: [], total_buy_cost: 0, total_sell_cost: 0, rating_detail: null }),
     },
@@ -236,7 +243,7 @@ export async function saveReconciliation(db: DbOrTx, user: CurrentUser, id: numb
 async function previewOf(db: DbOrTx, r: Row, chargeFromConsignment: boolean) {
   const [c] = r.consignmentId == null ? [] : await db.select({ rating: consignments.ratingDetail }).from(consignments).where(eq(consignments.id, r.consignmentId));
   const costs = await db.select({ category: invoiceCosts.category, description: invoiceCosts.description, amount: invoiceCosts.amount }).from(invoiceCosts).where(eq(invoiceCosts.invoiceDetailId, r.invoiceDetailId));
-  const s = sellOf(c?.rating ?? null, costs, chargeFromConsignment);
+  const s = sellOf(r.rerateDetail ?? c?.rating ?? null, costs, chargeFromConsignment);
   return { charge_from_consignment: chargeFromConsignment, charged_from: s.charged_from, fallback: s.fallback, total: dollars(s.total), lines: s.lines.map((l) => ({ ...l, amount: dollars(l.amount) })) };
 }
 

@@ -15,6 +15,8 @@ import { ratingData } from "../rating/rating-data.server";
 import { ratingPayloadSchema } from "../rating/payload";
 import { AppError } from "../../utils/errors";
 import { readRating } from "./compare";
+import { laneOf, remeasure } from "./remeasure";
+import type { Som } from "../rating/measure";
 import type { ReportResult } from "./report-csv";
 
 export const RERATE_MESSAGES = {
@@ -23,20 +25,25 @@ export const RERATE_MESSAGES = {
   notRated: "The consignment's service gave no price for this weight.",
 } as const;
 
-/** The items as rating takes them, weights scaled by `factor` and dimensions by its cube root (volume by `factor`). */
+/**
+ * The items as rating takes them, re-measured to the billed charge weight (remeasure.ts, decision
+ * 027): a charge weight above the dead weight grows the goods, not their weight.
+ */
 function scaledItems(
   items: Array<{ quantity: number; itemTypeId: number | null; length: string | null; width: string | null; height: string | null; weight: string | null; dg: boolean }>,
-  factor: number,
+  som: Som,
+  rating: unknown,
+  chargeWeight: number | null,
 ) {
-  const side = Math.cbrt(factor);
-  const dim = (v: string | null) => Math.round(Number(v ?? 0) * side * 100) / 100;
-  return items.map((i) => ({
+  const own = items.map((i) => ({ quantity: i.quantity, length: Number(i.length ?? 0), width: Number(i.width ?? 0), height: Number(i.height ?? 0), weight: Number(i.weight ?? 0) }));
+  const measured = chargeWeight == null ? own : remeasure(own, som, laneOf(rating), { dead_weight: null, charge_weight: chargeWeight, volume: null }).lines;
+  return items.map((i, n) => ({
     quantity: i.quantity,
     item_type_id: i.itemTypeId,
-    length: dim(i.length),
-    width: dim(i.width),
-    height: dim(i.height),
-    weight_in_uom: Math.round(Number(i.weight ?? 0) * factor * 1000) / 1000,
+    length: measured[n]!.length,
+    width: measured[n]!.width,
+    height: measured[n]!.height,
+    weight_in_uom: measured[n]!.weight,
     // the engine asks only whether there are any; their details do not change a price
     dangerous_goods_items: i.dg ? [{}] : [],
   }));
@@ -124,7 +131,7 @@ export async function rerateLines(db: DbOrTx, results: ReportResult[], found: Ma
           return_type: c.returnType,
           consignment_id: c.id,
           preselected_carrier_service: key,
-          items: scaledItems(own, r.charge_weight == null ? 1 : r.charge_weight / r.rated_charge_weight!),
+          items: scaledItems(own, c.site.som, c.ratingDetail, r.charge_weight),
           sender_address: c.sender?.country ? c.sender : null,
           receiver_address: c.receiver?.country ? c.receiver : null,
         }),

@@ -14,6 +14,8 @@ const detailColumns = {
   id: invoiceDetails.id,
   totalCost: invoiceDetails.totalCost,
   totalChargeWeight: invoiceDetails.totalChargeWeight,
+  totalWeightInUom: invoiceDetails.totalWeightInUom,
+  totalVolume: invoiceDetails.totalVolumeInUomCubed,
   totalQuantity: invoiceDetails.totalQuantity,
   senderZone: invoiceDetails.senderZone,
   receiverZone: invoiceDetails.receiverZone,

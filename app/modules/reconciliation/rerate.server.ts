@@ -19,11 +19,11 @@ import { AppError } from "../../utils/errors";
 import { compareAgain } from "./compare.server";
 import { getReconciliation, visibleReconciliation } from "./detail.server";
 import { RECONCILIATION_MESSAGES } from "./states";
-import { rerateDecision, rerateStatus, type RerateStatus } from "./rerate";
+import { NO_CONSIGNMENT, rerateDecision, rerateStatus, type RerateStatus } from "./rerate";
+import { laneOf, remeasure } from "./remeasure";
 import { readRerateFacts, type RerateFacts, type RerateService, type RerateSite } from "./rerate-facts.server";
 
-/** spec 3 section 8's warning, when a reconciliation has no consignment to re-rate */
-export const NO_CONSIGNMENT = "No consignment found";
+export { NO_CONSIGNMENT };
 export const SERVICE_CANNOT_RATE = "The service cannot rate this consignment";
 
 export interface RerateOutcome {
@@ -41,20 +41,27 @@ interface RerateResult {
 
 /**
  * The rating payload of the consignment as the invoice describes it: the invoice's localities
- * and postcodes where it gives them (so its zones are resolved as the engine resolves any), its
- * charge weight as one line of that dead weight over the consignment's item count (so the engine's
- * charge weight is the invoice's), the consignment's items otherwise. The despatch date is the
+ * and postcodes where it gives them (so its zones are resolved as the engine resolves any), and
+ * when it billed another weight, the consignment's own items re-measured to the billed dead
+ * weight, charge weight and volume (remeasure.ts, decision 027), so the engine applies the
+ * dimension- and weight-based surcharges as the carrier would. The despatch date is the
  * consignment's (the lane and levy in force then).
  */
-function payloadFor(f: RerateFacts, chargeWeight: number | undefined): { payload: RatingPayload } | { error: string } {
+function payloadFor(f: RerateFacts, reweigh: boolean): { payload: RatingPayload } | { error: string } {
   const c = f.c!;
-  const { items, sender, receiver } = f;
-  const hasDg = (id: number) => f.dgItemIds.has(id);
-  const quantity = items.reduce((a, i) => a + i.quantity, 0) || (f.d.totalQuantity ?? 0);
-  const lines =
-    chargeWeight !== undefined
-      ? [{ quantity, length: 1, width: 1, height: 1, weight_in_uom: chargeWeight, dangerous_goods: items.some((i) => hasDg(i.id)) || f.d.dangerousGoods }]
-      : items.map((i) => ({ quantity: i.quantity, length: Number(i.length ?? 0), width: Number(i.width ?? 0), height: Number(i.height ?? 0), weight_in_uom: Number(i.weightInUom ?? 0), dangerous_goods: hasDg(i.id) }));
+  const { sender, receiver } = f;
+  const som = f.site?.som ?? "metric";
+  const own = f.items.map((i) => ({ quantity: i.quantity, length: Number(i.length ?? 0), width: Number(i.width ?? 0), height: Number(i.height ?? 0), weight: Number(i.weightInUom ?? 0) }));
+  const measured = reweigh ? remeasure(own, som, laneOf(c.ratingDetail), billedOf(f)).lines : own;
+  const lines = f.items.map((i, n) => {
+    const { quantity, length, width, height, weight } = measured[n]!;
+    return { quantity, length, width, height, weight_in_uom: weight, dangerous_goods: f.dgItemIds.has(i.id) };
+  });
+  if (lines.length === 0 && reweigh) {
+    // no items to re-measure: the invoice's figures are all there is
+    const quantity = f.d.totalQuantity ?? 0;
+    lines.push({ quantity, length: 1, width: 1, height: 1, weight_in_uom: Number(f.d.totalChargeWeight ?? 0), dangerous_goods: f.d.dangerousGoods });
+  }
   const part = (invoiceValue: string | null, stored: string | null | undefined) => (invoiceValue?.trim() ? invoiceValue.trim() : (stored ?? ""));
   const raw = {
     // checked with today's date: the schema refuses past dates, a re-rate prices the day it went
@@ -81,6 +88,9 @@ function payloadFor(f: RerateFacts, chargeWeight: number | undefined): { payload
   return { payload: { ...parsed.data, despatch_date: c.despatchDate ?? parsed.data.despatch_date } };
 }
 
+const measureOf = (v: string | null) => (v == null || v === "" ? null : Number(v));
+const billedOf = (f: RerateFacts) => ({ dead_weight: measureOf(f.d.totalWeightInUom), charge_weight: measureOf(f.d.totalChargeWeight), volume: measureOf(f.d.totalVolume) });
+
 /** What is known before pricing: the outcome when the line needs no rating or cannot rate, else what to price. */
 type Prepared = { done: RerateResult } | { payload: RatingPayload; site: RerateSite; service: RerateService; customerId: number };
 
@@ -90,7 +100,7 @@ function prepare(f: RerateFacts): Prepared {
   const decision = rerateDecision(facts, consignment);
   if (!decision.required) return { done: { status: rerateStatus({ rerate_required: false, has_consignment: consignment != null, outcome: null }), error: null, detail: null, required: false } };
   if (!f.c) return { done: { status: "rerate_error", error: NO_CONSIGNMENT, detail: null, required: true } };
-  const built = payloadFor(f, decision.changes.charge_weight);
+  const built = payloadFor(f, decision.changes.charge_weight !== undefined);
   if ("error" in built) return { done: failed(built.error) };
   if (!f.site || !f.service) return { done: failed(SERVICE_CANNOT_RATE) };
   return { payload: built.payload, site: f.site, service: f.service, customerId: f.c.customerId };

@@ -16,6 +16,19 @@ export const RERATE_LABELS: Record<RerateStatus, string> = {
   rerate_not_required: "Same as original consignment",
 };
 
+/** spec 3 section 8's warning, when a reconciliation has no consignment to re-rate */
+export const NO_CONSIGNMENT = "No consignment found";
+
+/**
+ * Why a re-rate shows 'Error rerating' (issue 29 finding 7): the stored error, else, for a line
+ * with no consignment (a number never issued), 'No consignment found'. The reconcile job marks
+ * such a line rerate_error without ever re-rating it, so nothing stored says why.
+ */
+export function rerateReason(status: RerateStatus, stored: string | null, hasConsignment: boolean): string | null {
+  if (status !== "rerate_error") return stored;
+  return stored ?? (hasConsignment ? null : NO_CONSIGNMENT);
+}
+
 export interface RerateDecision {
   required: boolean;
   /** the invoice's values that differ from the rating: what the re-rate uses instead */

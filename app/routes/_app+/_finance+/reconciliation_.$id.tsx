@@ -130,11 +130,11 @@ export default function ReconciliationDetailPage() {
       ) : null}
       <dl className="card grid grid-cols-2 gap-2 text-sm md:grid-cols-5">
         <div>
-          <dt className="text-slate-500">Invoiced</dt>
+          <dt className="text-slate-500">Invoiced (excluding GST)</dt>
           <dd className="tabular-nums">{money(rec.invoiced)}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Rated buy</dt>
+          <dt className="text-slate-500">Rated buy (excluding GST)</dt>
           <dd className="tabular-nums">{money(rec.rated_buy)}</dd>
         </div>
         <div>
@@ -142,7 +142,7 @@ export default function ReconciliationDetailPage() {
           <dd className="tabular-nums">{money(rec.discrepancy_amount)}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Margin</dt>
+          <dt className="text-slate-500">Margin (excluding GST)</dt>
           <dd className="tabular-nums">{money(rec.margin)}</dd>
         </div>
         <div>
@@ -174,7 +174,16 @@ export default function ReconciliationDetailPage() {
             title={rec.customer_invoice_detail ? "Customer invoice" : "Customer charge"}
             testId="panel-customer-invoice"
             costs={rec.customer_invoice_detail ? rec.customer_invoice_detail.costs : rec.sell.lines}
-            total={rec.customer_invoice_detail ? rec.customer_invoice_detail.total_cost : rec.sell.total}
+            total={rec.charged.excluding_gst}
+            totals={
+              rec.charged.gst != null && rec.charged.including_gst != null
+                ? [
+                    ["Total (excluding GST)", rec.charged.excluding_gst],
+                    ["GST", rec.charged.gst],
+                    ["Total (including GST)", rec.charged.including_gst],
+                  ]
+                : undefined
+            }
             info={ratingInfo(c?.rating_detail)}
             sender={invoiceAddress("sender")}
             receiver={invoiceAddress("receiver")}
@@ -188,14 +197,16 @@ export default function ReconciliationDetailPage() {
                   ["true", "Consignment"],
                   ["false", "Invoice"],
                 ].map(([v, label]) => {
-                  const on = String(rec.reconciliation_options.charge_from_consignment) === v;
+                  // a credit is always charged from the invoice (sell.ts), whatever the option says
+                  const on = rec.sell.credit ? v === "false" : String(rec.reconciliation_options.charge_from_consignment) === v;
                   return (
-                    <button key={v} type="submit" name="charge_from_consignment" value={v} aria-pressed={on} disabled={!rec.can_edit || busy} className={`rounded border px-2 py-1 ${on ? "border-sky-600 bg-sky-50 font-semibold" : "border-slate-300"}`}>
+                    <button key={v} type="submit" name="charge_from_consignment" value={v} aria-pressed={on} disabled={!rec.can_edit || busy || rec.sell.credit} className={`rounded border px-2 py-1 ${on ? "border-sky-600 bg-sky-50 font-semibold" : "border-slate-300"}`}>
                       {label}
                     </button>
                   );
                 })}
               </div>
+              {rec.sell.credit ? <span className="text-slate-600">A credit: charged from the invoice, in proportion to the rated sell.</span> : null}
             </Form>
           </DetailPanel>
         ) : (
