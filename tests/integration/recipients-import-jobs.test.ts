@@ -3,7 +3,7 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addresses, localities } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
-import { createCustomer } from "../../db/seed/factories";
+import { createCustomer, createUser } from "../../db/seed/factories";
 import { createMailer } from "../../app/modules/mail/mailer.server";
 import { runRecipientsImport, type RecipientsImportPayload } from "../../app/modules/recipients/import-job.server";
 import { storeRecipientsFile } from "../../app/modules/recipients/files.server";
@@ -26,6 +26,8 @@ type Json = Record<string, any>;
 let server: TestServer;
 let deps: QueueDeps;
 let admin: Client;
+/** the customer whose book the 50,000-line import filled */
+let bigBook = 0;
 const HEADER = "name,address_line_1,locality,postcode";
 
 beforeAll(async () => {
@@ -82,7 +84,24 @@ describe("a recipients import is a job", () => {
     // a delivery of the same job again does nothing more
     await work(res.body.job_id);
     expect(await bookSize(customer.id)).toBe(50_000);
+    bigBook = customer.id;
   }, 180_000);
+
+  it("keeps the typeahead on a large book: names that start with the query first (from the index), else the query anywhere", async () => {
+    expect(bigBook).toBeGreaterThan(0);
+    const email = `typeahead${bigBook}@example.test`;
+    await createUser(server.db, bigBook, { email });
+    const user = new Client(server.url);
+    expect((await user.signIn(email)).status).toBe(200);
+    const names = async (query: string) => ((await user.json<Json>(`/api/address_selection?type=recipient&query=${encodeURIComponent(query)}`)).body.addresses as Json[]).map((a) => a.name);
+    // ten or more names start with it: those, by name
+    expect(await names("recipient 4999")).toEqual(["Recipient 4999", ...Array.from({ length: 9 }, (_, i) => `Recipient 4999${i}`)]);
+    // fewer: they come first, then names holding it
+    expect(await names("recipient 49999")).toEqual(["Recipient 49999"]);
+    expect((await names("ipient 4999"))[0]).toBe("Recipient 4999");
+    // none: the query inside a locality (every line is in SYDNEY)
+    expect(await names("ydne")).toEqual(["Recipient 0", "Recipient 1", "Recipient 10", "Recipient 100", "Recipient 1000", "Recipient 10000", "Recipient 10001", "Recipient 10002", "Recipient 10003", "Recipient 10004"]);
+  }, 60_000);
 
   it("moves its progress as it goes, line counts in the message", async () => {
     const customer = await createCustomer(server.db);
