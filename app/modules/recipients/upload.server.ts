@@ -76,7 +76,7 @@ export async function checkRecipientsFile(bytes: Uint8Array, gz: boolean): Promi
   if (gz && !isGzip(bytes)) throw refuse("The gz file is not gzip-compressed.");
   const head: Buffer[] = [];
   let headSize = 0;
-  for await (const chunk of unpackedBytes(Readable.from([Buffer.from(bytes)]), gz)) {
+  for await (const chunk of unpackedBytes(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), gz)) {
     if (headSize < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - headSize));
     headSize += chunk.byteLength;
   }
