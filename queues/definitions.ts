@@ -13,6 +13,7 @@ import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../a
 import { EXPORT_JOB, exportMessage, exportPayload, runExport, type ExportResult } from "../app/modules/exports/exports.server";
 import { removeOldExports } from "../app/modules/exports/files.server";
 import { DELETE_ALL_JOB, deleteAllMessage, deleteAllPayload, runDeleteAll, type DeleteAllResult } from "../app/modules/recipients/delete-all.server";
+import { RECIPIENTS_IMPORT_JOB, READING, importedMessage, recipientsImportPayload, releaseRecipientsImport, runRecipientsImport, type RecipientsImportResult } from "../app/modules/recipients/import-job.server";
 import { BOOK_JOB, bookOutcome, bookPayload, runBookings, type BookResult } from "../app/modules/bookings/book.server";
 import { BOOKING } from "../app/modules/bookings/rules";
 import { BULK_UPLOAD_JOB, bulkUploadPayload } from "../app/modules/bulk-upload/upload.server";
@@ -135,6 +136,14 @@ export const JOBS = {
     startMessage: "Deleting recipients...",
     doneMessage: (r: DeleteAllResult) => deleteAllMessage(r),
     run: ({ db }, payload, progress) => runDeleteAll(db, payload, progress),
+  }),
+  // the recipients screen's upload and POST /api/customers/{id}/recipients/import (issue 35 item 6)
+  [RECIPIENTS_IMPORT_JOB]: define({
+    payload: recipientsImportPayload,
+    startMessage: READING,
+    doneMessage: (r: RecipientsImportResult) => importedMessage(r),
+    run: ({ db }, payload, progress) => runRecipientsImport(db, payload, progress),
+    release: releaseRecipientsImport,
   }),
   // /new_bookings's Book, PUT /api/bookings/book_all and Rebook: pickups through the carriers' adapters (issue 17 item 5)
   [BOOK_JOB]: define({

@@ -2,10 +2,12 @@ import { writeToString } from "@fast-csv/format";
 import { parseString } from "@fast-csv/parse";
 import { AppError } from "./errors";
 import { readForm } from "./http.server";
+import { csvTextProblem } from "./csv-text";
 
-import { FILE_TOO_LARGE, longCell, MAX_CELL_CHARS, MAX_UPLOAD_BYTES } from "./upload-limits";
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "./upload-limits";
 
 export { MAX_UPLOAD_BYTES };
+export { csvTextProblem };
 
 export interface CsvRow {
   /** 1-based line number in the file (the header is line 1) */
@@ -61,55 +63,6 @@ export async function parseCsv(text: string): Promise<{ headers: string[]; rows:
 }
 
 const csvError = (message: string) => new AppError("invalid", message, { file: [message] });
-
-/**
- * Why the text cannot be CSV, found in one pass: bytes that are not text (a PNG, a spreadsheet),
- * a NUL character (no database text holds it), a closing quote followed by more text, a cell
- * longer than MAX_CELL_CHARS, or a quote still open at the end, each with its line.
- */
-export function csvTextProblem(text: string): string | null {
-  // U+FFFD is what invalid UTF-8 decodes to; control characters other than tab and newlines are not in text files
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-  if (/[\uFFFD\u0001-\u0008\u000B\u000C\u000E-\u001F]/.test(text.slice(0, 64 * 1024))) return "The file is not a CSV text file.";
-  let line = 1;
-  let quoteLine = 0;
-  let inQuotes = false;
-  let atFieldStart = true;
-  // the characters of the cell being read (its quotes and a doubled quote's second left out)
-  let cell = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\u0000") return `Line ${line} contains a NUL character, which cannot be imported.`;
-    if (c === "\n") line += 1;
-    if (inQuotes) {
-      if (c !== '"') {
-        if (++cell > MAX_CELL_CHARS) return longCell(`line ${quoteLine}`);
-        continue;
-      }
-      if (text[i + 1] === '"') {
-        i += 1;
-        if (++cell > MAX_CELL_CHARS) return longCell(`line ${quoteLine}`);
-        continue;
-      }
-      inQuotes = false;
-      atFieldStart = false;
-      const next = /^[ \t]*(.?)/.exec(text.slice(i + 1, i + 65))![1];
-      if (next && next !== "," && next !== "\r") return `Line ${line} has text after a closing quote.`;
-    } else if (c === "," || c === "\n") {
-      atFieldStart = true;
-      cell = 0;
-    }
-    // a quote opens a field only at its start; elsewhere the parser reads it as text
-    else if (c === '"' && atFieldStart) {
-      inQuotes = true;
-      quoteLine = line;
-    } else {
-      if (c !== " " && c !== "\t" && c !== "\r") atFieldStart = false;
-      if (++cell > MAX_CELL_CHARS) return longCell(`line ${line}`);
-    }
-  }
-  return inQuotes ? `Line ${quoteLine} opens a quote that is never closed.` : null;
-}
 
 /** A cell that a spreadsheet would run as a formula gets a leading apostrophe. */
 export function neutraliseFormula(value: unknown): string {

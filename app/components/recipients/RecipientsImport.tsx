@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from "~/utils/upload-limits";
-import { MAX_RECIPIENTS_UNPACKED_BYTES, RECIPIENT_COLUMNS, REQUIRED_COLUMNS } from "~/modules/recipients/limits";
+import { MAX_RECIPIENT_ROWS, MAX_RECIPIENTS_UNPACKED_BYTES, RECIPIENT_COLUMNS, REQUIRED_COLUMNS } from "~/modules/recipients/limits";
 
 const MB = 1024 * 1024;
 
@@ -12,8 +12,9 @@ export function RecipientsImport({ globalRecipients, fileError }: { globalRecipi
       <h2 className="font-semibold">Import recipients</h2>
       <Form method="post" encType="multipart/form-data" className="space-y-2" aria-label="Import from a file">
         <p className="text-sm text-slate-600">
-          A csv or gz file (at most {MAX_UPLOAD_BYTES / MB} MB; a gz file may unpack to {MAX_RECIPIENTS_UNPACKED_BYTES / MB} MB) with a header line naming the columns{" "}
-          {RECIPIENT_COLUMNS.join(", ")}. Required: {REQUIRED_COLUMNS.join(", ")}. Lines with errors are skipped and listed; the others are added. An export imports back.
+          A csv or gz file of at most {MAX_RECIPIENT_ROWS.toLocaleString("en-AU")} recipients (at most {MAX_UPLOAD_BYTES / MB} MB; a gz file may unpack to{" "}
+          {MAX_RECIPIENTS_UNPACKED_BYTES / MB} MB) with a header line naming the columns {RECIPIENT_COLUMNS.join(", ")}. Required: {REQUIRED_COLUMNS.join(", ")}. Lines with
+          errors are skipped and listed; the others are added. The file is imported in the background: its progress and result show on this page. An export imports back.
         </p>
         <label htmlFor="recipients-file" className="label">
           File
@@ -40,7 +41,7 @@ export function RecipientsImport({ globalRecipients, fileError }: { globalRecipi
           </p>
         ) : null}
         <button type="submit" className="btn-primary" disabled={busy}>
-          {busy ? "Importing..." : "Import file"}
+          {busy ? "Uploading..." : "Import file"}
         </button>
       </Form>
       {globalRecipients ? (

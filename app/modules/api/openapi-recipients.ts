@@ -1,6 +1,7 @@
 /** Recipients administration in the OpenAPI document (issue 16 item 5); spread into openapi.ts's paths. */
 import {
   MAX_PAGE_SIZE,
+  MAX_RECIPIENT_ROWS,
   MAX_RECIPIENTS_UNPACKED_BYTES,
   PAGE_SIZE,
   RECIPIENT_COLUMNS,
@@ -64,8 +65,10 @@ export const recipientsPaths = {
   "/api/customers/{id}/recipients/import": {
     post: {
       summary:
-        `Adds the lines of a csv or gz file (${editors}). Columns: ${RECIPIENT_COLUMNS.join(", ")}; required: ${REQUIRED_COLUMNS.join(", ")}. ` +
-        `Files over ${MAX_UPLOAD_BYTES / MB} MB, or gz unpacking to over ${MAX_RECIPIENTS_UNPACKED_BYTES / MB} MB, or of another type are refused before parsing. ` +
+        `Adds the lines of a csv or gz file (${editors}) by a background job: answers 202 { job_id }; GET /api/job_status/{job_id} gives its progress and, once complete, ` +
+        `info { created, updated, skipped: [{ line, errors }], skipped_total, total, file_name }. Columns: ${RECIPIENT_COLUMNS.join(", ")}; required: ${REQUIRED_COLUMNS.join(", ")}. ` +
+        `Files over ${MAX_UPLOAD_BYTES / MB} MB, gz unpacking to over ${MAX_RECIPIENTS_UNPACKED_BYTES / MB} MB, of another type, or with a wrong header are refused (422) before a job starts; ` +
+        `a file of more than ${MAX_RECIPIENT_ROWS.toLocaleString("en-AU")} lines, or one that is not CSV further down, ends the job failed with nothing stored. ` +
         `A line with any error is skipped whole; the first ${UPLOAD_ERRORS_SHOWN} skipped lines are listed with their reasons`,
       parameters: [customer],
       requestBody: {
@@ -76,7 +79,7 @@ export const recipientsPaths = {
           "application/gzip": { schema: { type: "string", format: "binary" } },
         },
       },
-      responses: { "200": one("{ created, updated, skipped: [{ line, errors }], skipped_total }"), ...errorResponses, "404": notFound },
+      responses: { "202": one("{ job_id }"), ...errorResponses, "404": notFound },
     },
   },
   "/api/customers/{id}/recipients/import_sites": {

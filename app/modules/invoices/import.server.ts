@@ -14,6 +14,8 @@ import { AppError, forbidden } from "../../utils/errors";
 import { sqlState } from "../../utils/http.server";
 import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
 import type { CurrentUser } from "../auth/current-user.server";
+import { throttled } from "../jobs/progress";
+export { PROGRESS_EVERY_MS } from "../jobs/progress";
 import { canAdministerInvoices } from "./access";
 import { checkUploadOf, formatOfName, removeInvoiceFile, storedPath, storeInvoiceFile } from "./files.server";
 import { getConfig, loadConfig, type ConfigJson } from "./templates/configs.server";
@@ -72,9 +74,6 @@ export async function startInvoiceImport(db: DbOrTx, queue: JobQueue, user: Curr
   return { job_id: jobId };
 }
 
-/** How often at most the job's progress moves within a file. */
-export const PROGRESS_EVERY_MS = 250;
-
 /**
  * The job: each file in its own transaction. The message counts the files done; within a file
  * pct_complete follows the rows read of the rows counted first, at most every PROGRESS_EVERY_MS.
@@ -104,29 +103,6 @@ class FileRefused extends Error {
   constructor(readonly errors: string[]) {
     super(errors[0]);
   }
-}
-
-/**
- * Progress within a file, written without waiting for it: the file's transaction is open
- * meanwhile, and PGlite's one connection runs the write only after it (PostgreSQL at once). At
- * most one write is under way and at most one every PROGRESS_EVERY_MS.
- */
-function throttled(write: (fraction: number) => Promise<void>) {
-  let last = Date.now();
-  let pending: Promise<void> | null = null;
-  return {
-    report(fraction: number) {
-      const now = Date.now();
-      if (pending || now - last < PROGRESS_EVERY_MS) return;
-      last = now;
-      pending = write(fraction)
-        .catch(() => {})
-        .finally(() => (pending = null));
-    },
-    settled: async () => {
-      await pending;
-    },
-  };
 }
 
 async function importFile(db: Db, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, report: (fraction: number) => void): Promise<{ file: FileOutcome; ids: number[] }> {

@@ -136,20 +136,32 @@ export async function addressSelection(
       som: s.som,
     }));
   }
-  const rows = await db
+  return (await recipientSuggestions(db, user.customer.id, query, pattern, options.country)).map((a) => addressJson(a)!);
+}
+
+/**
+ * The recipient typeahead: recipients whose name starts with the query first, then those whose
+ * name, code or locality holds it, by name. The names that start with it come from a range of the
+ * index on (customer_id, is_recipient, lower(name), id), in its order, so a large address book
+ * (200,000 recipients, issue 35 item 6) answers them without reading the book; only when fewer
+ * than a page start with it is the book searched for the query inside names, codes and localities.
+ */
+async function recipientSuggestions(db: DbOrTx, customerId: number, query: string, pattern: string, country: Country | undefined) {
+  const ofBook = and(eq(addresses.customerId, customerId), eq(addresses.isRecipient, true), country ? eq(addresses.country, country) : undefined);
+  const byName = [sql`lower(${addresses.name})`, asc(addresses.id)];
+  const lowered = query.toLowerCase();
+  const prefix = sql`lower(${addresses.name}) like ${startsWith(lowered)}`;
+  // the same names as a range the index reads directly (a LIKE prefix takes an index only in the
+  // "C" collation): every text starting with the query sorts from it to it and the last character
+  const range = sql`lower(${addresses.name}) >= ${lowered} and lower(${addresses.name}) < ${`${lowered}\u{10FFFF}`}`;
+  const first = await db.select().from(addresses).where(and(ofBook, range, prefix)).orderBy(...byName).limit(ADDRESS_SUGGESTIONS);
+  if (first.length === ADDRESS_SUGGESTIONS) return first;
+  return db
     .select()
     .from(addresses)
-    .where(
-      and(
-        eq(addresses.customerId, user.customer.id),
-        eq(addresses.isRecipient, true),
-        options.country ? eq(addresses.country, options.country) : undefined,
-        or(ilike(addresses.name, pattern), ilike(addresses.code, pattern), ilike(addresses.locality, pattern)),
-      ),
-    )
-    .orderBy(sql`(lower(${addresses.name}) like ${startsWith(query.toLowerCase())}) desc`, asc(addresses.name))
+    .where(and(ofBook, or(ilike(addresses.name, pattern), ilike(addresses.code, pattern), ilike(addresses.locality, pattern))))
+    .orderBy(sql`${prefix} desc`, ...byName)
     .limit(ADDRESS_SUGGESTIONS);
-  return rows.map((a) => addressJson(a)!);
 }
 
 const importRowSchema = z.object({

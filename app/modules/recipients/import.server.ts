@@ -2,12 +2,11 @@ import { inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { localities } from "../../../db/schema";
 import { addressSchema, type AddressInput } from "../consignments/schema";
-import { parseCsv, type CsvRow } from "../../utils/csv.server";
-import { AppError } from "../../utils/errors";
+import type { CsvRow } from "../../utils/csv.server";
 import { RECIPIENT_COLUMNS, REQUIRED_COLUMNS, UPLOAD_ERRORS_SHOWN } from "./limits";
 
 /** rows validated and inserted together: one localities query and one insert statement each */
-const CHUNK = 5000;
+export const CHUNK = 5000;
 
 export interface ImportReport {
   created: number;
@@ -17,7 +16,7 @@ export interface ImportReport {
 }
 
 /** lower-cased locality and suburb names by "COUNTRY|postcode" */
-type Places = Map<string, Set<string>>;
+export type Places = Map<string, Set<string>>;
 
 async function loadPlaces(db: DbOrTx, places: Places, postcodes: string[]): Promise<void> {
   const wanted = [...new Set(postcodes)].filter((p) => !places.has(`*|${p}`));
@@ -75,43 +74,42 @@ async function insertRows(db: DbOrTx, customerId: number, rows: AddressInput[]):
     from json_array_elements(${json}::json) r`);
 }
 
-/**
- * Adds the lines of a recipients file (columns: RECIPIENT_COLUMNS; name, address_line_1, locality
- * and postcode required) to the customer's address book. All or nothing per line: a line with any
- * error is skipped whole and reported with its line number and reasons (the first 100 listed);
- * a file that is not CSV, or lacks a required column, is refused whole.
- */
-export async function importRecipients(db: DbOrTx, customerId: number, text: string): Promise<ImportReport> {
-  const { headers, rows } = await parseCsv(text);
+/** Why a file's header is refused whole (a required column missing, or one not of the import's), or null. */
+export function headerProblem(headers: string[]): string | null {
   const missing = REQUIRED_COLUMNS.filter((c) => !headers.includes(c));
-  if (missing.length) throw new AppError("invalid", `Missing columns: ${missing.join(", ")}`, { file: [`Missing columns: ${missing.join(", ")}`] });
+  if (missing.length) return `Missing columns: ${missing.join(", ")}`;
   const unknown = headers.filter((h) => !(RECIPIENT_COLUMNS as readonly string[]).includes(h));
-  if (unknown.length) throw new AppError("invalid", `Unknown columns: ${unknown.join(", ")}`, { file: [`Unknown columns: ${unknown.join(", ")}`] });
-  const report: ImportReport = { created: 0, updated: 0, skipped: [], skipped_total: 0 };
+  if (unknown.length) return `Unknown columns: ${unknown.join(", ")}`;
+  return null;
+}
+
+export const emptyReport = (): ImportReport => ({ created: 0, updated: 0, skipped: [], skipped_total: 0 });
+
+/** What one import has read once: the places by postcode, filled as postcodes come. */
+export const newPlaces = (): Places => new Map();
+
+/**
+ * Adds a chunk of a recipients file's lines (at most CHUNK) to the customer's address book, in
+ * the caller's transaction. All or nothing per line: a line with any error is skipped whole and
+ * reported with its line number and reasons (the first 100 listed, all counted).
+ */
+export async function importChunk(tx: DbOrTx, customerId: number, rows: CsvRow[], places: Places, report: ImportReport): Promise<void> {
   const skip = (row: CsvRow, errors: string[]) => {
     report.skipped_total += 1;
     if (report.skipped.length < UPLOAD_ERRORS_SHOWN) report.skipped.push({ line: row.line, errors });
   };
-  const places: Places = new Map();
-  // one transaction: an import that fails part way (the database gone) leaves no half of the file behind
-  await db.transaction(async (tx) => {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const chunk = rows.slice(i, i + CHUNK);
-      const parsed = chunk.map((row) => ({ row, result: addressSchema.safeParse(cells(row.values)) }));
-      await loadPlaces(tx, places, parsed.flatMap((p) => (p.result.success && p.result.data.postcode ? [p.result.data.postcode] : [])));
-      const good: AddressInput[] = [];
-      for (const { row, result } of parsed) {
-        if (!result.success) {
-          skip(row, [...result.error.issues.map((e) => e.message), ...missingCells(cells(row.values))]);
-          continue;
-        }
-        const errors = lineErrors(result.data, places);
-        if (errors.length) skip(row, errors);
-        else good.push(result.data);
-      }
-      await insertRows(tx, customerId, good);
-      report.created += good.length;
+  const parsed = rows.map((row) => ({ row, result: addressSchema.safeParse(cells(row.values)) }));
+  await loadPlaces(tx, places, parsed.flatMap((p) => (p.result.success && p.result.data.postcode ? [p.result.data.postcode] : [])));
+  const good: AddressInput[] = [];
+  for (const { row, result } of parsed) {
+    if (!result.success) {
+      skip(row, [...result.error.issues.map((e) => e.message), ...missingCells(cells(row.values))]);
+      continue;
     }
-  });
-  return report;
+    const errors = lineErrors(result.data, places);
+    if (errors.length) skip(row, errors);
+    else good.push(result.data);
+  }
+  await insertRows(tx, customerId, good);
+  report.created += good.length;
 }

@@ -14,6 +14,14 @@ export const LOAD_AT = 0.8;
  */
 export const MAX_RECIPIENTS_UNPACKED_BYTES = 50 * 1024 * 1024;
 export const RECIPIENTS_UNPACKED_TOO_LARGE = "The gz file unpacks to more than 50 MB.";
+/**
+ * Recipients in one file (issue 35 item 6): a file of more is refused whole, before a line of it
+ * is stored. The import runs as a job; 200,000 lines are well inside the 50 MB a gz may unpack to.
+ */
+export const MAX_RECIPIENT_ROWS = 200_000;
+export const RECIPIENTS_TOO_MANY_ROWS = "The file has more than 200,000 recipients: import at most 200,000 lines per file.";
+/** A line longer than this is no recipient (15 columns of a few hundred characters at most). */
+export const MAX_RECIPIENT_LINE_CHARS = 65_536;
 export const RECIPIENTS_TYPES_ONLY = "Only csv or gz files can be imported.";
 
 /** The columns of an import file, in the order of the export and the template (header names). */

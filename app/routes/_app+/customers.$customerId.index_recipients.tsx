@@ -20,7 +20,7 @@ export const meta: MetaFunction = () => [{ title: "Recipients · FreightDesk" }]
 /** The list's URL with some parameters changed (null drops one); one-off flags always dropped. */
 function withParams(url: URL, changes: Record<string, string | null>): string {
   const params = new URLSearchParams(url.search);
-  for (const k of ["saved", "deleted", "sites_added", "index"]) params.delete(k);
+  for (const k of ["saved", "deleted", "sites_added", "index", "import"]) params.delete(k);
   for (const [k, v] of Object.entries(changes)) {
     if (v === null) params.delete(k);
     else params.set(k, v);
@@ -46,7 +46,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
 }
 
-/** Save, delete, delete all (a job), import sites, or an uploaded file (the import). */
+/** Save, delete, delete all (a job), import sites, or an uploaded file (the import, a job). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user } = await requireUser(context, request);
   const customerId = pageId(params.customerId);
@@ -62,12 +62,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (outcome.kind === "deleted") return redirect(withParams(url, { edit: null, deleted: "1" }));
     if (outcome.kind === "sites") return redirect(withParams(url, { sites_added: String(outcome.created) }));
     if (outcome.kind === "job") return redirect(withParams(url, { confirm: null, job: outcome.jobId }));
-    return { imported: outcome.report, message: outcome.message, error: null, errors: {} as Record<string, string[]>, posted: undefined };
+    // the import is a job: its progress, then its report, on the list's page (also without JavaScript)
+    return redirect(withParams(url, { edit: null, import: outcome.jobId }));
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
     throwIfAccessError(e);
     const errors: Record<string, string[]> = Object.fromEntries(Object.entries(e.fieldErrors ?? {}).map(([k, v]) => [k === "file" || k === "base" ? k : `address.${k}`, v]));
-    return data({ imported: null, message: null, error: e.message, errors, posted }, { status: e.status });
+    return data({ error: e.message, errors, posted }, { status: e.status });
   }
 }
 
@@ -81,7 +82,8 @@ export default function Recipients() {
   const url = new URL(`http://x${screen.path}${screen.search}`);
   const { customer } = screen;
   const alerts: Alert[] = [...screen.alerts];
-  if (result?.message) alerts.push({ type: result.imported?.skipped_total ? "warning" : "success", message: result.message });
+  const imported = screen.importJob?.result;
+  if (imported) alerts.push({ type: imported.skipped_total ? "warning" : "success", message: imported.message });
   if (result?.error && !result.posted) alerts.push({ type: "error", message: result.error });
   return (
     <div className="space-y-4" data-testid="recipients-screen" data-hydrated={hydrated ? "true" : "false"}>
@@ -105,7 +107,17 @@ export default function Recipients() {
         </div>
       </div>
       <Alerts alerts={alerts} />
-      {result?.imported ? <UploadErrors lines={result.imported.skipped} total={result.imported.skipped_total} /> : null}
+      {imported ? <UploadErrors lines={imported.skipped} total={imported.skipped_total} /> : null}
+      {screen.importJob && !imported ? (
+        <section aria-label="Import progress" className="card space-y-2">
+          <JobProgress jobId={screen.importJob.id} initial={screen.importJob.status as JobStatusJson} onDone={() => revalidator.revalidate()} />
+          {screen.importJob.status.status === "failed" ? null : (
+            <p className="text-sm text-slate-600">
+              The file is being imported. <Link to={`${screen.path}${screen.search}`}>Refresh</Link> to see the progress and the result.
+            </p>
+          )}
+        </section>
+      ) : null}
       {screen.job ? (
         <section aria-label="Delete all progress" className="card">
           <JobProgress jobId={screen.job.id} initial={screen.job.status as JobStatusJson} onDone={() => revalidator.revalidate()} />
