@@ -6,7 +6,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carriers, customers, invoiceCosts, invoiceDetails, invoices } from "../../db/schema";
-import { runInvoiceImport, PROGRESS_EVERY_MS } from "../../app/modules/invoices/import.server";
+import { importDoneMessage, runInvoiceImport, PROGRESS_EVERY_MS } from "../../app/modules/invoices/import.server";
 import { runJob } from "../../queues/queue.server";
 import { rowsOf } from "../../app/utils/sql-rows";
 import { Client, type TestServer } from "../support/server";
@@ -139,6 +139,20 @@ describe("progress within a file", () => {
     // rising, and never closer together than the throttle allows
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.pct).toBeGreaterThanOrEqual(seen[i - 1]!.pct);
     for (let i = 1; i < within.length; i++) expect(within[i]!.at - within[i - 1]!.at).toBeGreaterThanOrEqual(PROGRESS_EVERY_MS - 5);
+  });
+
+  it("a job run again (its worker died after the commit) makes nothing twice and counts the lines stored", async () => {
+    const res = await postFiles(admin, "/api/invoices/import", { config_id: String(templates.CSV) }, [{ name: "again.csv", body: bigCsv("R-1", 3_000) }]);
+    const { data } = await support.queuedJob(world, res.body.job_id);
+    const { jobId: _, ...payload } = data;
+    const first = await runInvoiceImport(server.db, payload as never, async () => {});
+    const again = await runInvoiceImport(server.db, payload as never, async () => {});
+    expect(first.files[0]!.lines).toBe(3_000);
+    expect(again.files[0]).toMatchObject({ invoices: ["R-1"], lines: 3_000, errors: [] });
+    expect(again.invoice_ids).toEqual(first.invoice_ids);
+    expect(importDoneMessage(again)).toBe("Imported 1 of 1 file: 1 invoice, 3000 lines.");
+    const [{ n }] = rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from invoice_details d join invoices i on i.id = d.invoice_id where i.invoice_number = 'R-1'`));
+    expect(n).toBe(3_000);
   });
 
   // PGlite has one connection: a progress write waits for the file's transaction, so only PostgreSQL shows it while the file is read

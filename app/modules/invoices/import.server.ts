@@ -108,8 +108,12 @@ class FileRefused extends Error {
 async function importFile(db: Db, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, report: (fraction: number) => void): Promise<{ file: FileOutcome; ids: number[] }> {
   const file: FileOutcome = { name: f.name, invoices: [], lines: 0, errors: [] };
   // a job run again (its worker died after the commit) finds its invoices: nothing is made twice
-  const done = await db.select({ id: invoices.id, number: invoices.invoiceNumber }).from(invoices).where(eq(invoices.originalFilePath, f.stored));
-  if (done.length) return { file: { ...file, invoices: done.map((d) => d.number ?? "") }, ids: done.map((d) => d.id) };
+  // and counts the lines stored, not none (issue 35 #10: a resumed import said half the lines)
+  const done = await db
+    .select({ id: invoices.id, number: invoices.invoiceNumber, lines: sql<number>`(select count(*)::int from invoice_details d where d.invoice_id = "invoices"."id")` })
+    .from(invoices)
+    .where(eq(invoices.originalFilePath, f.stored));
+  if (done.length) return { file: { ...file, invoices: done.map((d) => d.number ?? ""), lines: done.reduce((s, d) => s + Number(d.lines), 0) }, ids: done.map((d) => d.id) };
   try {
     const ids = await db.transaction(async (tx) => writeFile(tx, config, carrierName, f, userId, file, report));
     return { file, ids };
