@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from "express";
 import { refuse } from "./refuse";
+import { routePath } from "./route-path";
 
 /**
  * JSON and form bodies. The largest valid one is a consignment of 200 items with 20 dangerous
@@ -78,8 +79,8 @@ export function bodyLimit(uploads: Limit, images?: Limit, declarations?: Limit):
     // no Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body to count, and
     // leaving the request as Node made it spares every GET the cost of a patched stream
     if (!hasBody(req)) return next();
-    const file =
-      images && IMAGE_UPLOAD_PATHS.test(req.path) ? images : declarations && DECLARATION_UPLOAD_PATHS.test(req.path) ? declarations : UPLOAD_PATHS.test(req.path) ? uploads : null;
+    const path = routePath(req);
+    const file = images && IMAGE_UPLOAD_PATHS.test(path) ? images : declarations && DECLARATION_UPLOAD_PATHS.test(path) ? declarations : UPLOAD_PATHS.test(path) ? uploads : null;
     const limit = file ? file.maxBytes + UPLOAD_FRAMING_BYTES : BODY_LIMIT_BYTES;
     const tooLarge = () => refuse(req, res, 413, file ? file.tooLarge : BODY_TOO_LARGE, file ? { file: [file.tooLarge] } : undefined);
     let received = 0;
