@@ -11,6 +11,7 @@ import type { AppEntry } from "./build";
 import { bodyLimit } from "./body-limit";
 import { REFUSED } from "./refuse";
 import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
+import { trackingLimiter } from "./tracking-limits";
 
 // the sign-in limits live in sign-in-limits.ts (their tests import them from here too)
 export { SIGN_IN_PATHS } from "./sign-in-limits";
@@ -119,6 +120,7 @@ export function createApp(options: AppOptions) {
   app.use(sameOriginOnly({ appUrl: options.appUrl, sessionCookie: entry.SESSION_COOKIE }));
   app.use(jsonBodiesOnly());
   app.use(signInRateLimiter({ ...options.rateLimit, parts: entry, db: options.services.db }));
+  app.use(trackingLimiter());
   app.use("/build", express.static(path.join(options.root, "public/build"), { immutable: true, maxAge: "1y" }));
   // public/ holds only the favicon besides build/: serving it by name spares every other request a
   // file-system stat (measured at 8% of the server's time under load)

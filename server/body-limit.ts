@@ -1,5 +1,6 @@
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { refuse } from "./refuse";
+import { routePath } from "./route-path";
 
 /**
  * JSON and form bodies. The largest valid one is a consignment of 200 items with 20 dangerous
@@ -63,6 +64,47 @@ export function hasBody(req: Request): boolean {
  * unread bytes resets it, and a reset can swallow the answer.
  */
 const DISCARD_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
+/** ...and for at most this long, after which the connection is cut whatever is still coming. */
+const DISCARD_AFTER_ANSWER_MS = 5_000;
+
+/**
+ * An answer that goes out before the whole body came (a 401, 403 or 413 to an upload) says
+ * `Connection: close`, and the connection then ends as soon as the body is in (read and dropped)
+ * or the bounds above pass. Kept alive, such a connection sat for the keep-alive's 65 s while a
+ * client that sends its whole body before reading waited (issue 35 finding 8). Node would close
+ * it at once after the answer, and a close with unread bytes resets the connection, which can
+ * swallow the answer: so its half-close only sends the end of the answer, and the drop finishes.
+ */
+function closeAfterEarlyAnswer(req: Request, res: Response, discard: () => void): { bodyIn(): void } {
+  let answered = false;
+  let bodyIn = false;
+  let closeSoon: (() => void) | null = null;
+  const close = () => answered && bodyIn && closeSoon?.();
+  const writeHead = res.writeHead;
+  res.writeHead = function writeHeadClosing(this: Response, ...args: Parameters<Response["writeHead"]>) {
+    if (!req.complete && !closeSoon) {
+      res.setHeader("Connection", "close");
+      const socket = req.socket;
+      // Node's own close after a Connection: close answer (the end sent, then destroyed once written)
+      closeSoon = socket.destroySoon.bind(socket);
+      socket.destroySoon = () => {
+        answered = true;
+        bodyIn ||= req.complete;
+        socket.end();
+        discard();
+        setTimeout(() => socket.destroy(), DISCARD_AFTER_ANSWER_MS).unref();
+        close();
+      };
+    }
+    return writeHead.apply(this, args);
+  } as Response["writeHead"];
+  return {
+    bodyIn() {
+      bodyIn = true;
+      close();
+    },
+  };
+}
 
 /**
  * Counts a request's body bytes as they arrive, chunked or not, before anything parses them, and
@@ -78,8 +120,8 @@ export function bodyLimit(uploads: Limit, images?: Limit, declarations?: Limit):
     // no Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body to count, and
     // leaving the request as Node made it spares every GET the cost of a patched stream
     if (!hasBody(req)) return next();
-    const file =
-      images && IMAGE_UPLOAD_PATHS.test(req.path) ? images : declarations && DECLARATION_UPLOAD_PATHS.test(req.path) ? declarations : UPLOAD_PATHS.test(req.path) ? uploads : null;
+    const path = routePath(req);
+    const file = images && IMAGE_UPLOAD_PATHS.test(path) ? images : declarations && DECLARATION_UPLOAD_PATHS.test(path) ? declarations : UPLOAD_PATHS.test(path) ? uploads : null;
     const limit = file ? file.maxBytes + UPLOAD_FRAMING_BYTES : BODY_LIMIT_BYTES;
     const tooLarge = () => refuse(req, res, 413, file ? file.tooLarge : BODY_TOO_LARGE, file ? { file: [file.tooLarge] } : undefined);
     let received = 0;
@@ -89,10 +131,14 @@ export function bodyLimit(uploads: Limit, images?: Limit, declarations?: Limit):
       discarded = 0;
       req.resume(); // the parser may have stopped reading the socket: start again, to drop
     };
+    const closing = closeAfterEarlyAnswer(req, res, discard);
     const push = req.push;
     req.push = function countedPush(chunk: unknown, encoding?: BufferEncoding) {
       if (discarded >= 0) {
-        if (chunk == null) return push.call(req, null); // the whole body came: the connection may carry on
+        if (chunk == null) {
+          closing.bodyIn(); // a connection whose answer said close now ends, cleanly
+          return push.call(req, null); // else the whole body came: the connection may carry on
+        }
         discarded += (chunk as Buffer).length;
         if (discarded > DISCARD_AFTER_ANSWER_BYTES) req.socket.destroy();
         return true;
@@ -114,7 +160,10 @@ export function bodyLimit(uploads: Limit, images?: Limit, declarations?: Limit):
     res.once("prefinish", () => {
       if (!req.complete) discard();
     });
-    if (Number(req.get("content-length") ?? 0) > limit) return tooLarge();
+    if (Number(req.get("content-length") ?? 0) > limit) {
+      discard();
+      return tooLarge();
+    }
     next();
   };
 }

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { routePath } from "./route-path";
 
 /** res.locals flag: a guard answered, so the app's late answer to a cut-off body is dropped. */
 export const REFUSED = "requestRefused";
@@ -12,7 +13,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(
 export function refuse(req: Request, res: Response, status: number, message: string, fields?: Record<string, string[]>) {
   res.locals[REFUSED] = true;
   res.status(status);
-  if (JSON_PATHS.test(req.path) || req.get("accept")?.includes("application/json")) {
+  if (JSON_PATHS.test(routePath(req)) || req.get("accept")?.includes("application/json")) {
     res.json({ errors: { base: [message], ...fields } });
   } else {
     res.type("html").send(`<!doctype html><meta charset="utf-8"><title>${status}</title><p>${escapeHtml(message)}</p><p><a href="/">Back to FreightDesk</a></p>`);

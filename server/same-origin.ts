@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import { DECLARATION_UPLOAD_PATHS, IMAGE_UPLOAD_PATHS, UPLOAD_PATHS, hasBody } from "./body-limit";
 import { refuse } from "./refuse";
+import { routePath } from "./route-path";
 
 export const CROSS_SITE_REFUSED = "This request came from another site and has been refused.";
 export const JSON_ONLY = "Send the request body as JSON (Content-Type: application/json).";
@@ -70,7 +71,9 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
  */
 export function jsonBodiesOnly(): RequestHandler {
   return (req, res, next) => {
-    if (!MUTATING.has(req.method) || !/^\/api\//i.test(req.path) || UPLOAD_PATHS.test(req.path) || IMAGE_UPLOAD_PATHS.test(req.path) || DECLARATION_UPLOAD_PATHS.test(req.path) || !hasBody(req)) return next();
+    if (!MUTATING.has(req.method) || !hasBody(req)) return next();
+    const path = routePath(req);
+    if (!/^\/api\//i.test(path) || UPLOAD_PATHS.test(path) || IMAGE_UPLOAD_PATHS.test(path) || DECLARATION_UPLOAD_PATHS.test(path)) return next();
     if (JSON_TYPE.test(req.get("content-type") ?? "")) return next();
     refuse(req, res, 415, JSON_ONLY);
   };

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { DbOrTx } from "../db/client.server";
 import type { AppEntry } from "./build";
+import { routePath } from "./route-path";
 
 /** What the limiter takes from the build (app/modules/auth), so the server bundles none of the app's modules. */
 export type SignInLimitParts = Pick<AppEntry, "SIGN_IN_LIMITED_HEADER" | "TOO_MANY_ATTEMPTS" | "SignInAttemptStore">;
@@ -36,16 +37,16 @@ export function signInRateLimiter(options: { limit: number; windowMs: number; pa
     limit: options.limit,
     standardHeaders: "draft-8",
     legacyHeaders: false,
-    skip: (req) => req.method === "GET" || req.method === "HEAD" || !SIGN_IN_PATHS.test(req.path),
+    skip: (req) => req.method === "GET" || req.method === "HEAD" || !SIGN_IN_PATHS.test(routePath(req)),
     skipSuccessfulRequests: true,
-    requestWasSuccessful: (req, res) => SIGN_IN_ATTEMPT.test(req.path) && res.statusCode < 400,
+    requestWasSuccessful: (req, res) => SIGN_IN_ATTEMPT.test(routePath(req)) && res.statusCode < 400,
     handler: (req: Request, res: Response, next: NextFunction) => {
-      if (MESSAGE_PAGES.test(req.path)) {
+      if (MESSAGE_PAGES.test(routePath(req))) {
         req.headers[SIGN_IN_LIMITED_HEADER] = "1";
         return next();
       }
       res.status(429);
-      if (req.path.toLowerCase().startsWith("/users/") || req.get("accept")?.includes("application/json")) {
+      if (routePath(req).toLowerCase().startsWith("/users/") || req.get("accept")?.includes("application/json")) {
         res.json({ errors: { base: [TOO_MANY_ATTEMPTS] } });
       } else {
         res.type("html").send(`<!doctype html><title>Too many attempts</title><p>${TOO_MANY_ATTEMPTS}</p><p><a href="/login">Back to sign in</a></p>`);

@@ -4,7 +4,8 @@ import { requireStaff } from "~/modules/auth/guard.server";
 import { homeButtons } from "~/modules/auth/roles";
 import { AccountingServiceError } from "~/modules/accounting/adapter";
 import { SIMULATED_BUSINESS, SIMULATED_CLIENT_ID, simulatedConsent } from "~/modules/accounting/simulated.server";
-import { readPageForm } from "~/utils/http.server";
+import { registeredCallback } from "~/modules/accounting/connection.server";
+import { linkBase, readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Simulated MYOB · Allow access" }];
 
@@ -17,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
   if (!homeButtons.myob(user)) throw redirect("/");
   try {
-    const { state, redirectUri } = simulatedConsent.check(new URL(request.url).searchParams);
+    const { state, redirectUri } = simulatedConsent.check(new URL(request.url).searchParams, registeredCallback(linkBase(request)));
     return { ok: true as const, business: SIMULATED_BUSINESS.name, state, redirectUri, clientId: SIMULATED_CLIENT_ID, email: user.email };
   } catch (e) {
     if (!(e instanceof AccountingServiceError)) throw e;
@@ -36,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     state: String(form.get("state") ?? ""),
   });
   try {
-    const { state, redirectUri } = simulatedConsent.check(params);
+    const { state, redirectUri } = simulatedConsent.check(params, registeredCallback(linkBase(request)));
     return redirect(await simulatedConsent.decide(context.db, { allow: form.get("decision") === "allow", state, redirectUri }));
   } catch (e) {
     if (!(e instanceof AccountingServiceError)) throw e;

@@ -4,7 +4,7 @@ import { accountingConnections, carriers, simulatedAccounting } from "../../db/s
 import { seedDemo } from "../../db/seed/demo";
 import { MYOB_MESSAGES } from "../../app/modules/accounting/accounting";
 import { exportPayableBill } from "../../app/modules/accounting/connection.server";
-import { SIMULATED_BUSINESS, seedSupplierUid, simulatedAccountingAdapter } from "../../app/modules/accounting/simulated.server";
+import { REDIRECT_NOT_REGISTERED, SIMULATED_BUSINESS, seedSupplierUid, simulatedAccountingAdapter } from "../../app/modules/accounting/simulated.server";
 import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -62,6 +62,44 @@ async function callback(c: Client, path: string): Promise<string> {
 }
 
 const decodeHtml = (s: string) => s.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+
+describe("the consent page takes only the registered callback (issue 35 finding 9)", () => {
+  it("refuses any other redirect_uri, on the page and on Allow, and issues no code", async () => {
+    const consent = new URL(await start(clients.admin), server.url);
+    const own = consent.searchParams.get("redirect_uri")!;
+    expect(own).toBe(`${server.url}/users/auth/myob/callback`);
+    const { host, port } = new URL(server.url);
+    const others = [
+      "https://evil.example/users/auth/myob/callback",
+      `http://evil.example:${port}/users/auth/myob/callback`,
+      `http://${host}.evil.example/users/auth/myob/callback`,
+      `http://user@evil.example/users/auth/myob/callback`,
+      `http://${host}@evil.example/users/auth/myob/callback`,
+      own.replace("http:", "https:"),
+      `${own}?next=https://evil.example`,
+      `${own}/../../evil`,
+      own.toUpperCase(),
+      `${own} `,
+      "",
+    ];
+    const codesBefore = (await server.db.select().from(simulatedAccounting).where(eq(simulatedAccounting.kind, "code"))).length;
+    for (const other of others) {
+      const asked = new URL(consent);
+      asked.searchParams.set("redirect_uri", other);
+      const page = await clients.admin.request(asked.pathname + asked.search, { headers: { Accept: "text/html" } });
+      expect(page.status, other).toBe(400);
+      expect(decodeHtml(await page.text()), other).toContain(REDIRECT_NOT_REGISTERED);
+      const allow = await clients.admin.request(consent.pathname + consent.search, { form: { client_id: consent.searchParams.get("client_id")!, redirect_uri: other, state: consent.searchParams.get("state")!, decision: "allow" } });
+      expect(allow.status, other).toBe(400);
+      expect(allow.headers.get("location"), other).toBeNull();
+    }
+    expect((await server.db.select().from(simulatedAccounting).where(eq(simulatedAccounting.kind, "code"))).length).toBe(codesBefore);
+    // the registered one still goes through
+    expect(await decide(clients.admin, consent.pathname + consent.search, "deny")).toMatch(/^\/users\/auth\/myob\/callback\?/);
+    // the started authentication goes no further: the tests below start from none
+    await server.db.update(accountingConnections).set({ pendingState: null });
+  });
+});
 
 describe("before authenticating", () => {
   it("refuses the supplier list and a mapping with 409, and shows Not authenticated", async () => {

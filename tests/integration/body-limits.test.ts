@@ -195,6 +195,51 @@ describe("a body the server will not read", () => {
   });
 });
 
+/**
+ * Sends a whole body of `size` bytes with its Content-Length before reading anything, as a simple
+ * client does, and reports the answer and when the connection closed (ms after the last byte went).
+ */
+async function sendWholeFirst(path: string, headers: string, size: number, waitMs = 10_000) {
+  const { port, host } = new URL(server.url);
+  const socket = net.connect(Number(port), "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  let answer = "";
+  socket.on("data", (d: Buffer) => (answer += d.toString("latin1")));
+  socket.on("error", () => {});
+  let closedAt = 0;
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve(void (closedAt = Date.now()))));
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\n${headers}Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${size}\r\n\r\n`);
+  const block = Buffer.alloc(64 * 1024, 0x31);
+  for (let sent = 0; sent < size && !closedAt; sent += block.length) {
+    if (!socket.write(block.subarray(0, Math.min(block.length, size - sent)))) await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), closed]);
+  }
+  const sentAt = Date.now();
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, waitMs))]);
+  socket.destroy();
+  return { answer, closedAfterMs: closedAt ? closedAt - sentAt : Infinity };
+}
+
+describe("a refused upload ends its connection (issue 35 finding 8)", () => {
+  it.each([
+    ["signed out, asking for gzip", "Accept-Encoding: gzip\r\n", 401],
+    ["a despatcher, who may not import zones", "", 403],
+  ])("%s: the answer, Connection: close, and the connection closed once the body is in", async (_who, extra, status) => {
+    const headers = status === 403 ? `${extra}Cookie: ${despatcher.cookie}\r\n` : extra;
+    const r = await sendWholeFirst("/api/zones/import?carrier_code=HANDCO", headers, 9 * MB);
+    expect(r.answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(r.answer).toMatch(/\r\nConnection: close\r\n/i);
+    // kept alive, it sat for 65 s
+    expect(r.closedAfterMs).toBeLessThan(3_000);
+  });
+
+  it("an upload the app reads whole keeps its connection alive", async () => {
+    const r = await sendWholeFirst("/api/zones/import?carrier_code=HANDCO", `Cookie: ${admin.cookie}\r\n`, 1024, 1_000);
+    expect(r.answer).toMatch(/^HTTP\/1\.1 4\d\d /);
+    expect(r.answer).not.toMatch(/\r\nConnection: close\r\n/i);
+    expect(r.closedAfterMs).toBe(Infinity);
+  });
+});
+
 describe("the JSON limit fits every valid body", () => {
   it("takes the largest consignment the schema accepts", async () => {
     const body = JSON.stringify(largestConsignment());

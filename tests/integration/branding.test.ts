@@ -1,3 +1,4 @@
+import { IMAGE_TOO_MANY_PIXELS, MAX_IMAGE_SIDE } from "../../app/utils/image-size";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brandings, customers } from "../../db/schema";
@@ -130,6 +131,25 @@ describe("PUT /api/customers/{id}/branding", () => {
     const big = await put(clients.admin, demo.acme.id, au, { logo_image: { name: "big.png", body: Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]), type: "image/png" } });
     expect(big.status).toBe(422);
     expect(big.body.errors.logo_image).toEqual([BRANDING_MESSAGES.tooLarge]);
+  });
+
+  it("refuses a PNG or JPEG larger than the pixel cap, small as its file is (issue 35 finding 10)", async () => {
+    const pngOf = (width: number, height: number) => {
+      const b = Buffer.from(PNG);
+      b.writeUInt32BE(width, 16);
+      b.writeUInt32BE(height, 20);
+      return b;
+    };
+    // a baseline JPEG's opening: SOI, then a start-of-frame naming its height and width
+    const jpegOf = (width: number, height: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 255, width >> 8, width & 255, 0x03]), Buffer.alloc(64, 1), Buffer.from([0xff, 0xd9])]);
+    for (const [name, body] of [["huge.png", pngOf(60_000, 60_000)], ["wide.png", pngOf(MAX_IMAGE_SIDE + 1, 1)], ["tall.jpg", jpegOf(1, 60_000)]] as const) {
+      const res = await put(clients.admin, demo.acme.id, au, { logo_image: { name, body, type: name.endsWith("png") ? "image/png" : "image/jpeg" } });
+      expect(res.status, name).toBe(422);
+      expect(res.body.errors.logo_image, name).toEqual([IMAGE_TOO_MANY_PIXELS]);
+    }
+    for (const [name, body] of [["edge.png", pngOf(MAX_IMAGE_SIDE, MAX_IMAGE_SIDE)], ["edge.jpg", jpegOf(MAX_IMAGE_SIDE, 10)]] as const) {
+      expect((await put(clients.admin, demo.acme.id, au, { logo_image: { name, body, type: name.endsWith("png") ? "image/png" : "image/jpeg" } })).status, name).toBe(200);
+    }
   });
 
   it("sanitises an SVG: no scripts, handlers, styles or outside references, served with a closed CSP", async () => {

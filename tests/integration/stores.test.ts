@@ -277,8 +277,10 @@ describe("checkout rates (Shopify's carrier service callback)", () => {
     expect(country.status).toBe(422);
     expect(await rates("acme-shop", `${key}x`, cart([{ sku: "MUG-1", quantity: 1 }]))).toEqual({ status: 401, body: { errors: { base: [CHECKOUT_MESSAGES.wrongKey] } } });
     expect((await rates("acme-shop", null, cart([{ sku: "MUG-1", quantity: 1 }]))).status).toBe(401);
-    // the other store's key does not open this one
-    expect((await rates("nobody-shop", key, cart([{ sku: "MUG-1", quantity: 1 }]))).status).toBe(404);
+    // an unknown external id answers as a wrong key, with a key, a wrong one or none (issue 35 finding 10)
+    const wrongKey = { status: 401, body: { errors: { base: [CHECKOUT_MESSAGES.wrongKey] } } };
+    for (const k of [key, `${key}x`, null]) expect(await rates("nobody-shop", k, cart([{ sku: "MUG-1", quantity: 1 }]))).toEqual(wrongKey);
+    expect(await rates("acme-shop", null, cart([{ sku: "MUG-1", quantity: 1 }]))).toEqual(wrongKey);
     const bad = await rates("acme-shop", key, { rate: { destination: { country: "AU" }, items: [{ sku: "MUG-1", quantity: 0 }] } });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).length).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carriers, consignments } from "../../db/schema";
+import { addresses, carriers, consignments } from "../../db/schema";
 import { loadBuild } from "../../server/build";
-import { Client, type TestServer } from "../support/server";
+import { TRACKING_GUESSES, TRACKING_TOO_MANY } from "../../server/tracking-limits";
+import { Client, serveApp, type TestServer } from "../support/server";
 import * as support from "../support/despatch";
 import type { DespatchWorld, Json } from "../support/despatch";
 
@@ -156,6 +157,29 @@ describe("the public tracking link", () => {
     // the data boundary: no price, no reference, no internal id, no street address, no e-mail
     for (const secret of ["SECRET-PO-4471", row!.serviceRate ?? "SECRET-PO-4471", "5 Ipswich Road", "receiving@example.net", `"id":${c.id}`, `/consignment/${c.id}`, "rating_detail", "Brisbane Hardware"]) {
       expect(open.html, secret).not.toContain(secret);
+    }
+    // the sender: its name and state, never its suburb, postcode or street (docs/decisions/025-attack-run-ii.md)
+    const [sender] = await server.db.select().from(addresses).where(eq(addresses.id, row!.senderAddressId!));
+    expect(open.html).toContain(`${sender!.name}, ${sender!.region}`);
+    for (const secret of [sender!.locality!, sender!.postcode!, sender!.addressLine1!]) expect(open.html, secret).not.toContain(secret);
+  });
+
+  it("limits tokens that open nothing per address; a receiver opening the real link is never counted (issue 35 finding 10)", async () => {
+    const c = await despatched();
+    const link = pathOf((await despatcher.json<Json>(`/api/create_tracktrace_url/${c.id}`)).body.url);
+    const fresh = await serveApp(server.services);
+    try {
+      const anyone = new Client(fresh.url);
+      for (let i = 0; i < 3 * TRACKING_GUESSES; i++) expect((await anyone.request(link)).status).toBe(200);
+      // guesses in several spellings the router takes count alike
+      const guess = (i: number) => [`/track/${crypto.randomUUID()}`, `/TRACK/${crypto.randomUUID()}`, `/%74rack/${crypto.randomUUID()}/pod`][i % 3]!;
+      for (let i = 0; i < TRACKING_GUESSES; i++) expect((await anyone.request(guess(i))).status, guess(i)).toBe(404);
+      const limited = await anyone.request(guess(0));
+      expect(limited.status).toBe(429);
+      expect(await limited.text()).toContain(TRACKING_TOO_MANY);
+      expect((await anyone.request(link)).status).toBe(429);
+    } finally {
+      await fresh.close();
     }
   });
 

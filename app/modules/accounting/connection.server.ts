@@ -18,6 +18,8 @@ import { simulatedAccountingAdapter } from "./simulated.server";
 
 export const PROVIDER = "myob";
 export const CALLBACK_PATH = "/users/auth/myob/callback";
+/** The one redirect URI registered for this app at the accounting service: its callback at its own origin (APP_URL when set). */
+export const registeredCallback = (origin: string) => `${origin}${CALLBACK_PATH}`;
 /** How long a started authentication may take before its state no longer counts. */
 export const STATE_TTL_MS = 10 * 60 * 1000;
 /** Tokens this close to expiry are refreshed before use. */
@@ -40,7 +42,7 @@ export async function startAuthentication(db: DbOrTx, user: CurrentUser, origin:
     .insert(accountingConnections)
     .values({ provider: PROVIDER, pendingState: state, updatedAt: new Date() })
     .onConflictDoUpdate({ target: accountingConnections.provider, set: { pendingState: state, updatedAt: new Date() } });
-  return accountingAdapter(db).authorizeUrl({ state, redirectUri: `${origin}${CALLBACK_PATH}` });
+  return accountingAdapter(db).authorizeUrl({ state, redirectUri: registeredCallback(origin) });
 }
 
 /**
@@ -67,7 +69,7 @@ export async function completeAuthentication(db: DbOrTx, user: CurrentUser, para
   if (!code) throw new AuthenticationFailed("The service sent no authorisation code.");
   const adapter = accountingAdapter(db);
   try {
-    const tokens = await adapter.exchangeCode({ code, redirectUri: `${origin}${CALLBACK_PATH}` });
+    const tokens = await adapter.exchangeCode({ code, redirectUri: registeredCallback(origin) });
     const business = await adapter.business(tokens.accessToken);
     await db
       .update(accountingConnections)

@@ -83,15 +83,18 @@ async function issueTokens(db: DbOrTx, businessId: string): Promise<AccountingTo
   return { accessToken, refreshToken, expiresAt, businessId };
 }
 
-/** The simulated service's side of the consent page. */
+export const REDIRECT_NOT_REGISTERED = "redirect_uri is not registered for this client.";
+
+/** The simulated service's side of the consent page; `registered` is the client's registered redirect URI. */
 export const simulatedConsent = {
   /** The consent request's parameters, checked as an OAuth server checks them before showing anything. */
-  check(params: URLSearchParams): { state: string; redirectUri: string } {
+  check(params: URLSearchParams, registered: string): { state: string; redirectUri: string } {
     if (params.get("client_id") !== SIMULATED_CLIENT_ID) throw new AccountingServiceError("Unknown client_id.");
     if (params.get("response_type") !== "code") throw new AccountingServiceError("response_type must be code.");
     const redirectUri = params.get("redirect_uri") ?? "";
-    // the client's one registered redirect: this app's callback
-    if (!/^https?:\/\/[^/]+\/users\/auth\/myob\/callback$/.test(redirectUri)) throw new AccountingServiceError("redirect_uri is not registered for this client.");
+    // the client's one registered redirect, compared whole (issue 35 finding 9: any host with the
+    // callback's path once passed, and the code and state went there)
+    if (redirectUri !== registered) throw new AccountingServiceError(REDIRECT_NOT_REGISTERED);
     const state = params.get("state") ?? "";
     if (!state) throw new AccountingServiceError("state is required.");
     return { state, redirectUri };

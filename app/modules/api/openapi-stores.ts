@@ -71,8 +71,7 @@ export const storePaths = {
       responses: {
         "200": json("{ rates: [{ service_name, service_code, total_price (cents, string), description, currency, min_delivery_date, max_delivery_date }] }"),
         "400": errors("Not JSON"),
-        "401": errors(CHECKOUT_MESSAGES.wrongKey),
-        "404": errors(CHECKOUT_MESSAGES.unknownStore),
+        "401": errors(`${CHECKOUT_MESSAGES.wrongKey} Also for an external id no store has, so the answer never tells which exist`),
         "422": errors("Unknown SKUs (errors.items), an unknown postcode or country (errors.destination), an invalid cart"),
         "503": errors(CHECKOUT_MESSAGES.tooSlow),
       },

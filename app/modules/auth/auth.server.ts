@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import type { DbOrTx } from "../../../db/client.server";
@@ -70,8 +70,11 @@ export async function signIn(db: DbOrTx, input: SignInInput, client: ClientInfo 
     throw new AppError("unauthenticated", LOCKED_SIGN_IN);
   }
   if (!user || !passwordOk) {
-    // the same statement for an unknown e-mail (it changes nothing), so both cost the same
-    const lockedNow = await countFailure(db, email, now);
+    // both statements for either (the account's count changes nothing for an unknown e-mail), so
+    // both cost the same; an unknown e-mail's lock is read from its audited failures
+    const accountLocked = await countFailure(db, email, now);
+    const unknownLockedNow = await unknownLocked(db, email, now);
+    const lockedNow = user ? accountLocked : unknownLockedNow;
     await audit(false, !user ? "unknown_email" : lockedNow ? "locked_now" : "bad_password");
     throw new AppError("unauthenticated", lockedNow ? LOCKED_SIGN_IN : INVALID_SIGN_IN);
   }
@@ -85,6 +88,21 @@ export async function signIn(db: DbOrTx, input: SignInInput, client: ClientInfo 
   await db.update(users).set({ lastSignInAt: now, failedSignIns: 0, lockedAt: null }).where(eq(users.id, user.id));
   await audit(true);
   return { userId: user.id, token, rememberMe: input.remember_me };
+}
+
+/**
+ * Whether an e-mail no account has would be locked now, were it an account: LOCK_AFTER_FAILURES
+ * failures in LOCK_MINUTES (this one included, from the audit). An unknown e-mail then answers
+ * the lock message as a real account does, so the message never tells which accounts exist
+ * (issue 35 finding 10).
+ */
+async function unknownLocked(db: DbOrTx, email: string, now: Date): Promise<boolean> {
+  const since = new Date(now.getTime() - LOCK_MINUTES * 60_000);
+  const [row] = await db
+    .select({ n: count() })
+    .from(signInAudits)
+    .where(and(eq(signInAudits.email, email), eq(signInAudits.success, false), gt(signInAudits.at, since)));
+  return (row?.n ?? 0) + 1 >= LOCK_AFTER_FAILURES;
 }
 
 /**

@@ -11,7 +11,7 @@ import { addresses, bookingConsignments, bookings, carrierAccounts, carriers, co
 import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
 import { localTime, todayIn, userSite, userToday } from "../calendar/site-time";
-import { isRealDate } from "../calendar/dates";
+import { inYearWindow, isRealDate, yearWindowMessage } from "../calendar/dates";
 import { resolveDateRange } from "../despatch/manifest-dates";
 import { readSite } from "../despatch/manifest-rows.server";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
@@ -295,6 +295,7 @@ export async function newBookings(db: DbOrTx, user: CurrentUser, query: { site_i
   const today = todayIn(site.timezone, now);
   const date = query.date?.trim() || today;
   if (!isRealDate(date)) throw new AppError("invalid", "Enter a date as YYYY-MM-DD", { date: ["Enter a date as YYYY-MM-DD"] });
+  if (!inYearWindow(date)) throw new AppError("invalid", yearWindowMessage("Date"), { date: [yearWindowMessage("Date")] });
   const rows = await consignmentsToBook(db, user, site.id, date);
   const groups: ServiceGroup[] = [];
   const meta = await serviceNames(db, rows.map((r) => r.serviceId!));

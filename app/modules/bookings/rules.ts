@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { recordId } from "../../utils/ids";
+import { calendarDate } from "../calendar/dates";
 import { roundUpToQuarter } from "../consignments/rules";
 
 export const NO_BOOKINGS = "There are no bookings to display.";
@@ -100,7 +101,7 @@ export const bookingSchema = z
     /** needed only where two of the site's carriers use the same service code */
     carrier_code: z.string().trim().max(50).optional(),
     /** the pickup day at the site (YYYY-MM-DD); today there when absent */
-    booking_date: z.iso.date("Enter a date as YYYY-MM-DD").optional(),
+    booking_date: calendarDate("Booking date", "Enter a date as YYYY-MM-DD").optional(),
     consignment_ids: z.array(recordId("consignment_ids must be consignment ids")).max(MAX_CONSIGNMENTS).default([]),
     ready_at: time,
     closing_at: time,

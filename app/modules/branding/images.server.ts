@@ -7,6 +7,7 @@
 import sanitizeHtml from "sanitize-html";
 import { imageTypeOf } from "../notifications/media.server";
 import { AppError } from "../../utils/errors";
+import { imageSizeProblem } from "../../utils/image-size";
 import { MAX_IMAGE_BYTES } from "../../utils/upload-limits";
 
 export type BrandingImageType = "image/png" | "image/jpeg" | "image/svg+xml";
@@ -93,7 +94,11 @@ export async function checkBrandingImage(file: File, field: string): Promise<{ t
   // browsers send application/octet-stream for types they do not know: that claims nothing
   const claimsImage = claimed !== "" && claimed !== "application/octet-stream";
   if ((named && named !== type) || (claimsImage && claimed !== type)) throw refuse(field, BRANDING_MESSAGES.mismatch);
-  if (type !== "image/svg+xml") return { type, bytes: Buffer.from(bytes) };
+  if (type !== "image/svg+xml") {
+    const tooManyPixels = imageSizeProblem(bytes);
+    if (tooManyPixels) throw refuse(field, tooManyPixels);
+    return { type, bytes: Buffer.from(bytes) };
+  }
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   return { type, bytes: Buffer.from(sanitizeSvg(text, field), "utf-8") };
 }

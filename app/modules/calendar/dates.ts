@@ -73,7 +73,7 @@ export function earthToday(now = new Date()): { earliest: string; latest: string
 
 const yearOf = (s: string) => Number(s.slice(0, 4));
 // checks after a format check run even when it failed (zod 4): a malformed value passes them, its format message speaks
-const inYearWindow = (s: string) => !/^\d{4}/.test(s) || (yearOf(s) >= MIN_YEAR && yearOf(s) <= MAX_YEAR);
+export const inYearWindow = (s: string) => !/^\d{4}/.test(s) || (yearOf(s) >= MIN_YEAR && yearOf(s) <= MAX_YEAR);
 
 /** A date (YYYY-MM-DD) in the years MIN_YEAR to MAX_YEAR. */
 export const calendarDate = (label: string, formatMessage = `${label} must be a date (YYYY-MM-DD)`) =>

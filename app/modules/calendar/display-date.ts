@@ -3,7 +3,8 @@
  * section 1), always 10 characters. The wire format (the /api, the database) is YYYY-MM-DD; the
  * screens show and post the site's format and the server reads it back with the site's country.
  */
-import { isRealDate } from "./dates";
+import { z } from "zod";
+import { inYearWindow, isRealDate, yearWindowMessage } from "./dates";
 
 export const US = "UNITED STATES OF AMERICA";
 
@@ -57,3 +58,33 @@ export function reexpressDate(text: string, from: string | null | undefined, to:
   const iso = displayDateToIso(text, from);
   return iso ? formatDisplayDate(iso, to) : text;
 }
+
+/** Why a date the product takes was refused: not a date in the expected pattern, or outside the years MIN_YEAR to MAX_YEAR. */
+export type DateRefusal = "format" | "window";
+
+/**
+ * The one reading of a date the product takes (issue 35 finding 7): YYYY-MM-DD, or the country's
+ * DD/MM/YYYY (MM/DD/YYYY in the US); a real calendar date in the years MIN_YEAR to MAX_YEAR. A year
+ * such as 0001 or 9999 once reached the database (or a time-zone conversion that failed with a 500).
+ */
+export function readDate(text: string, country: string | null | undefined = null): { iso: string } | { refused: DateRefusal } {
+  const iso = parseDisplayDate(text, country);
+  if (!isRealDate(iso)) return { refused: "format" };
+  return inYearWindow(iso) ? { iso } : { refused: "window" };
+}
+
+/**
+ * readDate as a zod string schema giving the ISO date: `formatMessage` for a value that is no date,
+ * the year window's message (naming `label`) for one outside it. `maxLength` caps the typed text.
+ */
+export const typedDate = (label: string, options: { formatMessage: string; country?: string | null; maxLength?: number }) =>
+  z
+    .string({ error: options.formatMessage })
+    .trim()
+    .max(options.maxLength ?? 10, options.formatMessage)
+    .transform((text, ctx) => {
+      const read = readDate(text, options.country);
+      if ("iso" in read) return read.iso;
+      ctx.addIssue({ code: "custom", message: read.refused === "window" ? yearWindowMessage(label) : options.formatMessage });
+      return z.NEVER;
+    });

@@ -3,6 +3,7 @@
  * range the manifests list and counts accept.
  */
 import type { FieldErrors } from "../../utils/errors";
+import { inYearWindow, isRealDate, yearWindowMessage } from "../calendar/dates";
 
 export const DATE_RANGE_TOO_LARGE = "Date range too large, please select dates within 2 months.";
 export const INVALID_DATE = "Enter a date as YYYY-MM-DD";
@@ -11,10 +12,9 @@ export const MAX_RANGE_MONTHS = 2;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A real YYYY-MM-DD date (the calendar's reading; the year window is checked where a date is taken). */
 export function isIsoDate(s: string): boolean {
-  if (!ISO_DATE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  return ISO_DATE.test(s) && isRealDate(s);
 }
 
 /** Calendar months later, the day clamped to the month's end (31 Dec + 2 months = 28/29 Feb). */
@@ -49,8 +49,8 @@ export function resolveDateRange(
   const read = (value: string | null | undefined, field: string) => {
     const v = value?.trim() ?? "";
     if (!v) return today;
-    if (isIsoDate(v)) return v;
-    errors[field] = [INVALID_DATE];
+    if (isIsoDate(v) && inYearWindow(v)) return v;
+    errors[field] = [isIsoDate(v) ? yearWindowMessage("Date") : INVALID_DATE];
     return v;
   };
   const from = read(input.from, names.from);

@@ -3,6 +3,7 @@
  * screens and /api. Pure, so the browser bundle and unit tests use the same rules.
  */
 import { z } from "zod";
+import { typedDate } from "../calendar/display-date";
 import { COST_CATEGORIES } from "../../../db/schema/finance";
 
 export const INVOICE_MESSAGES = {
@@ -119,27 +120,11 @@ export const idsSchema = z.object({
 export const EXPORT_FORMATS = ["csv", "xlsx", "accounting"] as const;
 export const exportSchema = idsSchema.extend({ format: z.enum(EXPORT_FORMATS, "Must be csv, xlsx or accounting") });
 
-/** Spec 3 section 5: invoice date is dd/mm/yyyy, 10 characters. */
-export const DISPLAY_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
-export function displayToIso(text: string): string | null {
-  const m = DISPLAY_DATE.exec(text);
-  if (!m) return isoDate.test(text) && !Number.isNaN(Date.parse(text)) ? text : null;
-  const iso = `${m[3]}-${m[2]}-${m[1]}`;
-  const d = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso ? iso : null;
-}
+/** Spec 3 section 5: invoice date is dd/mm/yyyy, 10 characters (read by typedDate, below). */
 export const isoToDisplay = (iso: string | null | undefined) => (iso ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : "");
 
-const dateField = (label: string) =>
-  z.preprocess(
-    (v) => (v === "" ? null : v),
-    z
-      .string()
-      .max(10, `${label} is at most 10 characters`)
-      .refine((s) => displayToIso(s) != null, `${label} must be a date (dd/mm/yyyy)`)
-      .transform((s) => displayToIso(s)!)
-      .nullable(),
-  );
+// the product's one date reading (calendar/display-date.ts): dd/mm/yyyy or YYYY-MM-DD, in the years 2000 to 2100
+const dateField = (label: string) => z.preprocess((v) => (v === "" ? null : v), typedDate(label, { formatMessage: `${label} must be a date (dd/mm/yyyy)` }).nullable());
 const money = z.preprocess((v) => (typeof v === "string" ? v.replace(/[$,\s]/g, "") : v), z.coerce.number("Must be a number").finite("Must be a number").min(-10_000_000).max(10_000_000));
 
 /** PUT /api/invoices/{id}: number, date (dd/mm/yyyy) and total. */

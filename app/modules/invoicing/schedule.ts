@@ -11,6 +11,7 @@
  *   after the one before, so the second 02:30 never runs again.
  */
 import { z } from "zod";
+import { calendarDate } from "../calendar/dates";
 import { offsetMinutes } from "../calendar/zone-offset";
 
 export const SCHEDULE_PERIODS = ["ONCE", "WEEKLY"] as const;
@@ -48,7 +49,7 @@ export interface ScheduleTiming {
 
 const invoicingOptions = z.object({
   day: z.enum(SCHEDULE_DAYS, "Must be a day, Monday to Sunday").nullish(),
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date (YYYY-MM-DD)").nullish(),
+  date: calendarDate("Date", "Must be a date (YYYY-MM-DD)").nullish(),
   hour: z.enum(SCHEDULE_HOURS as [string, ...string[]], "Must be a time in 30-minute steps (HH:MM)"),
   time_zone: z.enum(SCHEDULE_TIME_ZONES, "Must be one of " + SCHEDULE_TIME_ZONES.join(", ")),
 });

@@ -10,7 +10,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { authorize, requireUser } from "../auth/guard.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { homeButtons } from "../auth/roles";
-import { displayDateToIso } from "../calendar/display-date";
+import { readDate } from "../calendar/display-date";
 import { localDate, todayIn, userSite } from "../calendar/site-time";
 import { instantInZone } from "../calendar/zone-offset";
 import { AppError, type FieldErrors } from "../../utils/errors";
@@ -115,8 +115,9 @@ async function checkInput(db: DbOrTx, user: CurrentUser, raw: Record<string, unk
   if (result.success && !content.replace(/<[^>]*>/g, "").trim()) errors.content = [MESSAGES.contentRequired];
   const zone = zoneOf(user);
   const typed = result.success ? (result.data.publish_at ?? "") : "";
-  const day = typed ? displayDateToIso(typed, null) : todayIn(zone);
-  if (result.success && !day) errors.publish_at = [MESSAGES.publishDate];
+  const read = typed ? readDate(typed) : { iso: todayIn(zone) };
+  const day = "iso" in read ? read.iso : null;
+  if (result.success && !("iso" in read)) errors.publish_at = [read.refused === "window" ? MESSAGES.publishDateWindow : MESSAGES.publishDate];
   if (result.success && !errors.customer_id) {
     const [customer] = await db.select({ id: customers.id }).from(customers).where(eq(customers.id, result.data.customer_id));
     if (!customer) errors.customer_id = [MESSAGES.customerRequired];

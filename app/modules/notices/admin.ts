@@ -4,6 +4,7 @@
  * use. Pure, so the browser bundle may use it too.
  */
 import { z } from "zod";
+import { yearWindowMessage } from "../calendar/dates";
 import { escapeHtml } from "../../utils/html";
 import { idSchema } from "../../utils/ids";
 
@@ -20,6 +21,7 @@ export const MESSAGES = {
   contentTooLong: `Content is too long (at most ${CONTENT_MAX} characters)`,
   customerRequired: "Customer is required",
   publishDate: "Publish date must be a date (DD/MM/YYYY)",
+  publishDateWindow: yearWindowMessage("Publish date"),
   updated: "Notice updated.",
   deleted: "Notice was deleted.",
   notFound: "Notice not found",

@@ -101,6 +101,21 @@ export async function markNoticesSeen(db: DbOrTx, user: CurrentUser, ids?: numbe
   return rows.length;
 }
 
+/**
+ * PUT /api/notices/{id} {seen: true}: marks one notice seen for this user; 404 for a notice the
+ * user cannot see (another customer's, unpublished, removed), as for one that does not exist
+ * (issue 35 finding 10: it answered 200 and wrote nothing). Seen already: 200 again.
+ */
+export async function markNoticeSeen(db: DbOrTx, user: CurrentUser, noticeId: number, now = new Date()): Promise<void> {
+  if (await markNoticesSeen(db, user, [noticeId], now)) return;
+  const [visible] = await db
+    .select({ id: notices.id })
+    .from(noticeReceipts)
+    .innerJoin(notices, eq(notices.id, noticeReceipts.noticeId))
+    .where(and(visibleTo(user, now), eq(notices.id, noticeId)));
+  if (!visible) throw notFound("Notice");
+}
+
 /** Removes a notice from this user's list (other users keep theirs). */
 export async function deleteNoticeFor(db: DbOrTx, user: CurrentUser, noticeId: number): Promise<void> {
   const rows = await db

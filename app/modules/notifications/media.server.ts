@@ -4,6 +4,7 @@
  * in the database under an unguessable id and served to anyone with the address: the mail clients
  * that show them have no session.
  */
+import { imageSizeProblem } from "../../utils/image-size";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { notificationMedia } from "../../../db/schema";
@@ -47,6 +48,8 @@ export async function storeMedia(db: DbOrTx, user: CurrentUser, request: Request
   const bytes = new Uint8Array(await file.arrayBuffer());
   const contentType = imageTypeOf(bytes);
   if (!contentType) throw refuse(IMAGE_TYPES_ONLY);
+  const tooManyPixels = imageSizeProblem(bytes);
+  if (tooManyPixels) throw refuse(tooManyPixels);
   const [row] = await db
     .insert(notificationMedia)
     .values({ customerId: user.customer.id, contentType, bytes: Buffer.from(bytes), createdBy: user.id })

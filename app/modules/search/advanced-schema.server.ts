@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { CONSIGNMENT_STATES } from "../../../db/schema/consignments";
+import { inYearWindow, yearWindowMessage } from "../calendar/dates";
 import { addMonths, isIsoDate } from "../despatch/manifest-dates";
 import { ADVANCED_SORTS, DEFAULT_ADVANCED_SORT, DESPATCH_TYPES, FROM_REQUIRED, MAX_RANGE_MONTHS, RANGE_REVERSED, RANGE_TOO_WIDE, SEARCH_MAX, TO_REQUIRED, type AdvancedSort } from "./search";
 
@@ -29,7 +30,8 @@ const date = (label: string, required: string) =>
     .string({ error: required })
     .trim()
     .min(1, required)
-    .refine(isIsoDate, `${label} must be a date (YYYY-MM-DD)`);
+    .refine(isIsoDate, { message: `${label} must be a date (YYYY-MM-DD)`, abort: true })
+    .refine(inYearWindow, { message: yearWindowMessage(label), abort: true });
 
 /**
  * The advanced search criteria ({ query } of POST /api/consignments/advanced_search, and the
@@ -58,7 +60,7 @@ export const advancedQuerySchema = z
     dir: z.enum(["asc", "desc"], { error: "Direction must be asc or desc" }).default("desc"),
   })
   .superRefine((q, ctx) => {
-    if (!isIsoDate(q.from_date) || !isIsoDate(q.to_date)) return;
+    if (![q.from_date, q.to_date].every((d) => isIsoDate(d) && inYearWindow(d))) return;
     if (q.from_date > q.to_date) ctx.addIssue({ code: "custom", path: ["from_date"], message: RANGE_REVERSED });
     else if (q.to_date >= addMonths(q.from_date, MAX_RANGE_MONTHS)) ctx.addIssue({ code: "custom", path: ["to_date"], message: RANGE_TOO_WIDE });
   });

@@ -32,6 +32,9 @@ async function storeByExternalId(db: DbOrTx, externalId: string) {
 }
 
 /** The Bearer token's SHA-256 against the stored one, in constant time (equal-length hex). */
+/** A digest no key has in practice (SHA-256 of nothing anyone sends), so an unknown store's check runs and fails like a wrong key's. */
+const NO_STORE_HASH = "0".repeat(64);
+
 export function keyMatches(authorization: string | null, storedHash: string): boolean {
   const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (!token) return false;
@@ -108,8 +111,10 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  */
 export async function checkoutRates(db: DbOrTx, externalId: string, authorization: string | null, readCart: () => Promise<unknown>): Promise<{ rates: CheckoutRate[] }> {
   const found = await storeByExternalId(db, externalId);
-  if (!found) throw new AppError("not_found", CHECKOUT_MESSAGES.unknownStore);
-  if (!keyMatches(authorization, found.store.apiKeyHash)) throw new AppError("unauthenticated", CHECKOUT_MESSAGES.wrongKey);
+  // an unknown store answers as a wrong key does, after the same key check (issue 35 finding 10:
+  // a 404 without a key and 401 with one told a caller which external ids exist)
+  const keyOk = keyMatches(authorization, found?.store.apiKeyHash ?? NO_STORE_HASH);
+  if (!found || !keyOk) throw new AppError("unauthenticated", CHECKOUT_MESSAGES.wrongKey);
   const { store, site } = found;
   const { rate: cart } = parseOrThrow(checkoutRequestSchema, await readCart());
   const shipped = cart.items.filter((i) => i.requires_shipping !== false);

@@ -10,8 +10,8 @@ import { MAX_ITEM_LINES, MAX_QUANTITY } from "../rating/payload";
 export const RATES_TIME_BUDGET_MS = 2000;
 
 export const CHECKOUT_MESSAGES = {
+  /** also an unknown external id's answer: the call never says which stores exist */
   wrongKey: "The API key is missing or wrong: send the store's key as 'Authorization: Bearer <key>'.",
-  unknownStore: "No store has this external id.",
   tooSlow: `Rates could not be worked out within ${RATES_TIME_BUDGET_MS} ms; try again.`,
   unknownPostcode: (postcode: string, country: string) => `Unknown postcode ${postcode} in ${country}.`,
   unknownSkus: (skus: string[]) => `Unknown SKU${skus.length > 1 ? "s" : ""}: ${skus.join(", ")}`,

@@ -78,9 +78,7 @@ interface LinkedRow {
   site_zone: string | null;
   carrier_name: string | null;
   sender_name: string | null;
-  sender_locality: string | null;
   sender_region: string | null;
-  sender_postcode: string | null;
   receiver_locality: string | null;
   receiver_region: string | null;
   receiver_postcode: string | null;
@@ -101,7 +99,7 @@ async function linkedConsignment(db: DbOrTx, tokenText: string | undefined, with
     await db.execute(sql`
       select c.id, c.consignment_number as number, c.state, c.is_quote, c.active, c.estimated_delivery_date::text as eta,
         s.timezone as site_zone, cr.name as carrier_name,
-        se.name as sender_name, se.locality as sender_locality, se.region as sender_region, se.postcode as sender_postcode,
+        se.name as sender_name, se.region as sender_region,
         re.locality as receiver_locality, re.region as receiver_region, re.postcode as receiver_postcode, re.country as receiver_country, re.timezone as receiver_zone,
         case when ${withEvents} then (
           select json_agg(json_build_object('event', e.event, 'event_time', e.event_time, 'message', e.message, 'pod_url', e.pod_url) order by e.event_time desc, e.id desc)
@@ -132,7 +130,8 @@ export async function publicTracking(db: DbOrTx, tokenText: string | undefined):
     carrier_name: c.carrier_name,
     state: stateWords(c.state),
     estimated_delivery_date: c.eta ? formatDisplayDate(c.eta, country) : null,
-    from: [c.sender_name, place({ locality: c.sender_locality, region: c.sender_region, postcode: c.sender_postcode })].filter(Boolean).join(", "),
+    // who it is from and the state it left: never the sender's suburb, postcode or street (docs/decisions/025-attack-run-ii.md)
+    from: [c.sender_name, c.sender_region].filter(Boolean).join(", "),
     to: place({ locality: c.receiver_locality, region: c.receiver_region, postcode: c.receiver_postcode }),
     delivered: c.state === "delivered" || c.state === "delivered_with_pod",
     events: events.map((e) => ({ at: localTime(new Date(e.event_time), zone, country), status: stateWords(e.event), message: e.message })),

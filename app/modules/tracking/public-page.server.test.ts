@@ -7,7 +7,7 @@ const tracking = (over: Partial<PublicTrackingJson> = {}): PublicTrackingJson =>
   carrier_name: "Simulated Express",
   state: "In transit",
   estimated_delivery_date: "06/05/2026",
-  from: "Melbourne DC, DANDENONG SOUTH VIC 3175",
+  from: "Melbourne DC, VIC",
   to: "WOOLLOONGABBA QLD 4102",
   delivered: false,
   events: [{ at: "04/05/2026 23:30", status: "In transit", message: "Arrived at ALBURY depot" }],

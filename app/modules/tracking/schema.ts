@@ -4,12 +4,11 @@
  * `events.{index}.{field}`); an unknown consignment is reported per event.
  */
 import { z } from "zod";
+import { MAX_YEAR, MIN_YEAR, inYearWindow } from "../calendar/dates";
 import { TRACKING_EVENTS } from "./states";
 
 /** Events in one post: a carrier's feed sends its backlog in several posts of this size. */
 export const MAX_EVENTS_PER_POST = 1000;
-
-const YEARS = { min: 2000, max: 2100 };
 
 const httpUrl = (field: string) => z.url({ protocol: /^https?$/, error: `${field} must be an http or https URL` }).max(2000, `${field} is too long`);
 const optionalText = (max: number, field: string) =>
@@ -26,10 +25,8 @@ export const postedEventSchema = z
     event: z.enum(TRACKING_EVENTS, { error: `event must be one of ${TRACKING_EVENTS.join(", ")}` }),
     event_time: z.iso
       .datetime({ offset: true, error: "event_time must be an ISO 8601 date and time with its offset (e.g. 2026-05-04T14:30:00+10:00)" })
-      .refine((t) => {
-        const year = new Date(t).getUTCFullYear();
-        return year >= YEARS.min && year <= YEARS.max;
-      }, `event_time must lie between ${YEARS.min} and ${YEARS.max}`),
+      // the event's own date (where it happened, its event_date), as every date the product takes: 2101-01-01T09:00+10:00 is 2100 in UTC
+      .refine(inYearWindow, `event_time must lie between ${MIN_YEAR} and ${MAX_YEAR}`),
     message: optionalText(1000, "message"),
     carrier_event: optionalText(100, "carrier_event"),
     latitude: z.number({ error: "latitude must be a number" }).min(-90, "latitude must be between -90 and 90").max(90, "latitude must be between -90 and 90").nullish(),

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/modules/auth/guard.server";
 import { noticePutSchema } from "~/modules/notices/admin";
 import { assertNoticeAdmin, setNoticePublished } from "~/modules/notices/admin.server";
-import { deleteNoticeFor, markNoticesSeen } from "~/modules/notices/notices.server";
+import { deleteNoticeFor, markNoticeSeen } from "~/modules/notices/notices.server";
 import { api, assertMethod, methodNotAllowed, readBody } from "~/utils/http.server";
 import { idParam, parseOrThrow } from "~/utils/validation";
 
@@ -25,7 +25,7 @@ export async function action({ request, context, params: raw }: ActionFunctionAr
       assertNoticeAdmin(user);
       return setNoticePublished(context.db, user, id, body.published);
     }
-    await markNoticesSeen(context.db, user, [id]);
+    await markNoticeSeen(context.db, user, id);
     return { id, seen: true };
   });
 }

@@ -1,0 +1,33 @@
+import type { Request, RequestHandler, Response } from "express";
+import { rateLimit } from "express-rate-limit";
+import { routePath } from "./route-path";
+
+/** The public tracking pages (/track/{token} and its /pod), in any spelling the router takes. */
+const TRACKING_PATHS = /^\/track\//i;
+
+/** Tokens that open nothing, per client address and window, before the address must wait. */
+export const TRACKING_GUESSES = 30;
+export const TRACKING_WINDOW_MS = 15 * 60 * 1000;
+export const TRACKING_TOO_MANY = "Too many tracking links that do not exist were opened from this address. Please wait a few minutes and try again.";
+
+/**
+ * Public tracking tokens are random UUIDs, but nothing stopped a client trying 3,000 of them
+ * (issue 35 finding 10): a link that opens nothing (404) counts against the client's address, and
+ * past TRACKING_GUESSES in the window the address is answered 429. A receiver opening their real
+ * link again and again is never counted. Counted in each web process's memory: a guesser spread
+ * over the processes gets at most that many times the allowance, still a few hundred an hour.
+ */
+export function trackingLimiter(options: { limit?: number; windowMs?: number } = {}): RequestHandler {
+  return rateLimit({
+    windowMs: options.windowMs ?? TRACKING_WINDOW_MS,
+    limit: options.limit ?? TRACKING_GUESSES,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    skip: (req) => (req.method !== "GET" && req.method !== "HEAD") || !TRACKING_PATHS.test(routePath(req)),
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => res.statusCode !== 404,
+    handler: (_req: Request, res: Response) => {
+      res.status(429).set("Cache-Control", "no-store").type("html").send(`<!doctype html><meta charset="utf-8"><title>Too many attempts</title><p>${TRACKING_TOO_MANY}</p>`);
+    },
+  });
+}
