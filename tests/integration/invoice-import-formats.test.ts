@@ -151,8 +151,8 @@ describe("progress within a file", () => {
     expect(again.files[0]).toMatchObject({ invoices: ["R-1"], lines: 3_000, errors: [] });
     expect(again.invoice_ids).toEqual(first.invoice_ids);
     expect(importDoneMessage(again)).toBe("Imported 1 of 1 file: 1 invoice, 3000 lines.");
-    const [{ n }] = rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from invoice_details d join invoices i on i.id = d.invoice_id where i.invoice_number = 'R-1'`));
-    expect(n).toBe(3_000);
+    const [stored] = rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from invoice_details d join invoices i on i.id = d.invoice_id where i.invoice_number = 'R-1'`));
+    expect(stored?.n).toBe(3_000);
   });
 
   // PGlite has one connection: a progress write waits for the file's transaction, so only PostgreSQL shows it while the file is read
