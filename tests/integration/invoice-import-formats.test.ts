@@ -9,6 +9,7 @@ import { carriers, customers, invoiceCosts, invoiceDetails, invoices } from "../
 import { importDoneMessage, runInvoiceImport, PROGRESS_EVERY_MS } from "../../app/modules/invoices/import.server";
 import { runJob } from "../../queues/queue.server";
 import { rowsOf } from "../../app/utils/sql-rows";
+import { FINANCE_ACCESS_MESSAGES } from "../../app/modules/invoices/access";
 import { Client, type TestServer } from "../support/server";
 import * as support from "../support/despatch";
 import type { DespatchWorld } from "../support/despatch";
@@ -151,8 +152,8 @@ describe("progress within a file", () => {
     expect(again.files[0]).toMatchObject({ invoices: ["R-1"], lines: 3_000, errors: [] });
     expect(again.invoice_ids).toEqual(first.invoice_ids);
     expect(importDoneMessage(again)).toBe("Imported 1 of 1 file: 1 invoice, 3000 lines.");
-    const [{ n }] = rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from invoice_details d join invoices i on i.id = d.invoice_id where i.invoice_number = 'R-1'`));
-    expect(n).toBe(3_000);
+    const [stored] = rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from invoice_details d join invoices i on i.id = d.invoice_id where i.invoice_number = 'R-1'`));
+    expect(stored?.n).toBe(3_000);
   });
 
   // PGlite has one connection: a progress write waits for the file's transaction, so only PostgreSQL shows it while the file is read
@@ -176,21 +177,21 @@ describe("progress within a file", () => {
 });
 
 describe("the original file", () => {
-  it("is refused to a customer's finance user while no line of the invoice is theirs, and given to staff", async () => {
+  it("is for staff only: a customer's finance user is refused it even once every line is theirs (it is the carrier's whole file)", async () => {
     const file = await xlsxOf([HEADER, ["O-1", "03/02/2026", "OC1", "02/02/2026", 5, 1]]);
     expect((await importFiles("XLSX", [{ name: "orig.xlsx", body: file }])).status).toBe("complete");
     const [inv] = await server.db.select().from(invoices).where(eq(invoices.invoiceNumber, "O-1"));
     const path = `/api/invoices/${inv!.id}/original_file`;
     const refused = await finance.request(path, { headers: { Accept: "application/json" } });
-    expect(refused.status).toBe(404);
-    expect(JSON.stringify(await refused.json())).toContain("Invoice file not found");
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(await refused.json())).toContain(FINANCE_ACCESS_MESSAGES.carrierFileStaffOnly);
     const staff = await admin.request(path);
     expect(staff.status).toBe(200);
     expect(staff.headers.get("content-type")).toContain("spreadsheetml");
     expect(Buffer.from(await staff.arrayBuffer()).equals(Buffer.from(file))).toBe(true);
-    // once a line is the finance user's customer's, the file is theirs to fetch too
+    // a line of the finance user's customer on it changes nothing (decision 022)
     const [acme] = await server.db.select({ id: customers.id }).from(customers).where(eq(customers.code, "ACME"));
     await server.db.update(invoiceDetails).set({ customerId: acme!.id }).where(eq(invoiceDetails.invoiceId, inv!.id));
-    expect((await finance.request(path)).status).toBe(200);
+    expect((await finance.request(path)).status).toBe(403);
   });
 });

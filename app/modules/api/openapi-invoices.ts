@@ -10,13 +10,13 @@ const filters = "?carrier_id, customer_id, date (this_week, last_week, fortnight
 
 export const invoicePaths = {
   "/api/invoices": {
-    get: { summary: `Payable invoices ${filters}: { invoices, meta: { counts, totals: { cost, consignments }, filters } }. ${scoped}`, responses: { ...ok("{ invoices, meta }"), ...errorResponses } },
+    get: { summary: `Payable invoices ${filters}: { invoices, meta: { counts, totals: { cost, consignments }, filters, truncated, audit } }; audit holds per carrier { carrier_id, carrier_name, lines, matched_automatically, matched_automatically_pct, discrepancy_found, disputed, recovered, duplicates_caught { count, amount } } over every invoice the filters pick, whatever its state (decision 029). ${scoped}`, responses: { ...ok("{ invoices, meta }"), ...errorResponses } },
   },
   "/api/invoices/groups": {
     get: { summary: `The same, grouped per carrier: { groups: [{ carrier_id, carrier_name, invoices, total_cost, consignments }], meta }. ${scoped}`, responses: { ...ok("{ groups, meta }"), ...errorResponses } },
   },
   "/api/invoices/{id}": {
-    get: { summary: `One invoice with its line counters, possible_duplicate_of (the carrier invoice most of its lines repeat, set at import) and the audit figure duplicates_caught { count, amount } (its lines found on another carrier invoice, decision 021). ${scoped}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
+    get: { summary: `One invoice with its line counters, possible_duplicate_of (the carrier invoice most of its lines repeat, set at import) the audit figure duplicates_caught { count, amount } (its lines found on another carrier invoice, decision 021) and, for a payable invoice, audit { lines, matched_automatically, matched_automatically_pct, discrepancy_found, disputed, recovered, duplicates_caught } (decision 029). ${scoped}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
     put: { summary: `{ invoice_number, invoice_date (dd/mm/yyyy), total }. ${admin}`, parameters: [idParam("id")], responses: { ...ok("Invoice"), ...errorResponses } },
     delete: { summary: `Deletes the invoice, its lines, costs and kept file; 409 once exported. ${admin}`, parameters: [idParam("id")], responses: { ...ok("{ deleted, message }"), ...errorResponses } },
   },

@@ -10,8 +10,8 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { userToday } from "../calendar/site-time";
 import { notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
-import { rowsOf } from "../../utils/sql-rows";
 import { financeScope, type FinanceScope } from "./access";
+import { carrierAudit, invoiceAudit, type AuditFigures, type CarrierAudit } from "./audit.server";
 import { possibleDuplicateText } from "./duplicates.server";
 import { INVOICE_ID, invoiceFileNameSql, invoiceScopeSql, invoiceStateSql, invoiceTotalSql, lineScopeSql } from "./scope.server";
 import { invoiceFilterSchema, INVOICE_MESSAGES, listedDates, type DateFilter, type PayableStateFilter } from "./schemas";
@@ -72,6 +72,8 @@ export interface InvoiceJson {
   possible_duplicate_of: { invoice_id: number; invoice_number: string | null; message: string } | null;
   /** the audit figure (GET /api/invoices/{id} and the invoice page): its lines found on another carrier invoice */
   duplicates_caught?: { count: number; amount: number };
+  /** the audit's figures over the reader's lines (GET /api/invoices/{id} and the invoice page; decision 029) */
+  audit?: AuditFigures;
 }
 
 function toJson(r: InvoiceRow): InvoiceJson {
@@ -114,6 +116,8 @@ export interface InvoiceList {
   counts: Record<PayableStateFilter, number>;
   totals: { cost: number; consignments: number };
   groups: Array<{ carrier_id: number | null; carrier_name: string; invoices: InvoiceJson[]; total_cost: number; consignments: number }>;
+  /** per carrier, the audit's figures over every invoice the filter picks, whatever its state (decision 029) */
+  audit: Array<CarrierAudit & { carrier_name: string }>;
   invoices: InvoiceJson[];
   truncated: boolean;
   message: string | null;
@@ -170,11 +174,15 @@ export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<str
   }
   const round = (n: number) => Math.round(n * 100) / 100;
   const grouped = [...groups.values()].map((g) => ({ ...g, total_cost: round(g.total_cost) }));
+  const audit = counts.all ? await carrierAudit(db, scope, base ?? sql`true`) : [];
+  const carrierIds = audit.flatMap((a) => (a.carrier_id == null ? [] : [a.carrier_id]));
+  const names = new Map(carrierIds.length ? (await db.select({ id: carriers.id, name: carriers.name }).from(carriers).where(inArray(carriers.id, carrierIds))).map((c) => [c.id, c.name]) : []);
   return {
     filters: { carrier_id: f.carrier_id ? String(f.carrier_id) : "", customer_id: f.customer_id ? String(f.customer_id) : "", date, from: range.from, to: range.to, state },
     counts,
     totals: { cost: round(list.reduce((s, i) => s + i.total_cost, 0)), consignments: list.reduce((s, i) => s + i.invoice_details_count, 0) },
     groups: grouped,
+    audit: audit.map((a) => ({ ...a, carrier_name: (a.carrier_id != null && names.get(a.carrier_id)) || "No carrier" })),
     invoices: list,
     truncated: rows.length > LIST_LIMIT,
     message: list.length ? null : INVOICE_MESSAGES.noInvoices,
@@ -191,10 +199,10 @@ export async function getInvoice(db: DbOrTx, user: CurrentUser, id: number): Pro
     .leftJoin(customers, eq(customers.id, invoices.customerId))
     .where(and(eq(invoices.id, id), invoiceScopeSql(scope)));
   if (!row) throw notFound("Invoice");
-  const [dups] = rowsOf<{ count: number; amount: string }>(
-    await db.execute(sql`select count(*)::int as count, coalesce(sum(d.total_cost), 0)::text as amount from invoice_details d where d.invoice_id = ${id} and d.duplicate_of_detail_id is not null and ${lineScopeSql(scope)}`),
-  );
-  return { ...toJson(row), duplicates_caught: { count: Number(dups?.count ?? 0), amount: Number(dups?.amount ?? 0) } };
+  const json = toJson(row);
+  if (json.accounting_type !== "payable") return json;
+  const audit = await invoiceAudit(db, scope, id);
+  return { ...json, duplicates_caught: audit.duplicates_caught, audit };
 }
 
 /** Invoices of the given ids the caller may see, for the bulk actions. */

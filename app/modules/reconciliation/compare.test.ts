@@ -80,9 +80,16 @@ describe("compare: amounts", () => {
     const c = compare(line(), consignment({ rating_detail: ratingDetail({ sell: [] }) }), none);
     expect(c.margin).toBe(-10000);
     expect(c.margin_percent).toBeNull();
-    // a credit's negative sell keeps the sign of the margin: -100 on -200 is 50 %
-    const credit = ratingDetail({ sell: [{ category: "freight_charge", description: "", amount: -200 }] });
-    expect(compare(line({ costs: [{ category: "freight_charge", amount: "-100.00" }] }), consignment({ rating_detail: credit }), none).margin_percent).toBe(50);
+  });
+
+  it("a credit line's margin is on the credit the customer is billed (in proportion to the buy), never the consignment's whole sell again", () => {
+    // -20.00 credited on a consignment rated 100.00 buy, 120.00 sell: billed -24.00, so the margin is -4.00, 16.67 % of the charge
+    const credit = compare(line({ costs: [{ category: "freight_charge", amount: "-20.00" }] }), consignment(), none);
+    expect(credit).toMatchObject({ invoiced: -2000, rated_sell: 12000, margin: -400, margin_percent: 16.67 });
+    // a credit_adjustment line alone is a credit whatever its sign; with no rated buy it is passed on at cost
+    expect(compare(line({ costs: [{ category: "credit_adjustment", amount: "-5.00" }] }), consignment(), none).margin).toBe(-100);
+    const unrated = ratingDetail({ buy: [{ category: "freight_charge", description: "", amount: 0 }] });
+    expect(compare(line({ costs: [{ category: "freight_charge", amount: "-20.00" }] }), consignment({ rating_detail: unrated }), none).margin).toBe(0);
   });
 
   it("reads the rating_detail the engine stores", () => {

@@ -172,6 +172,17 @@ function reasonsFor(line: InvoiceLineFacts, rated: RatedFacts, invoiced: Map<str
 
 const ORDER = new Map<string, number>(COST_CATEGORIES.map((c, i) => [c, i]));
 
+/** A credit or adjustment line (as invoicing/sell.ts isCredit): its costs come to less than nothing, or are all credit_adjustment. */
+function isCreditLine(invoiced: Map<string, number>): boolean {
+  const own = [...invoiced].filter(([, cents]) => cents !== 0);
+  return own.length > 0 && (own.reduce((a, [, cents]) => a + cents, 0) < 0 || own.every(([category]) => category === "credit_adjustment"));
+}
+/** What a credit line is billed at: each category times the rating's sell over its buy; at cost without both. */
+function creditCharged(invoiced: Map<string, number>, ratedBuy: number, sell: number): number {
+  const proportional = ratedBuy > 0 && sell > 0;
+  return [...invoiced.values()].reduce((a, cents) => a + (proportional ? divideRounded(cents * sell, ratedBuy) : cents), 0);
+}
+
 /** Compares one allocated invoice line with its consignment's rating and applies the customer's thresholds. */
 export function compare(line: InvoiceLineFacts, consignment: ConsignmentFacts | null, thresholds: Thresholds): Comparison {
   const rated = consignment ? readRating(consignment.rating_detail) : null;
@@ -187,7 +198,10 @@ export function compare(line: InvoiceLineFacts, consignment: ConsignmentFacts | 
       return { category, rated: r, invoiced: i, difference: i - r };
     });
   const discrepancy = invoicedTotal - ratedBuy;
-  const margin = sell - invoicedTotal;
+  // the margin is on what the customer is charged for this line: a credit is billed as a credit in
+  // proportion to the buy (invoicing/sell.ts, decision 027), never the consignment's whole sell again
+  const charged = isCreditLine(invoiced) ? creditCharged(invoiced, ratedBuy, sell) : sell;
+  const margin = charged - invoicedTotal;
   const base = {
     categories,
     rated_buy: ratedBuy,
@@ -196,7 +210,7 @@ export function compare(line: InvoiceLineFacts, consignment: ConsignmentFacts | 
     invoiced_gst: gst,
     discrepancy,
     margin,
-    margin_percent: sell === 0 ? null : divideRounded(Math.sign(sell) * margin * 10_000, Math.abs(sell)) / 100,
+    margin_percent: charged === 0 ? null : divideRounded(Math.sign(charged) * margin * 10_000, Math.abs(charged)) / 100,
   };
   // nothing rated to compare with: never reconciled by the thresholds, whatever the amounts
   if (!rated || !consignment) return { ...base, within_thresholds: false, state: "reconciling", reasons: ["failed_to_rate"] };

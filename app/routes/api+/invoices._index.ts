@@ -6,13 +6,14 @@ import { api, assertMethod, readBody } from "~/utils/http.server";
 
 /**
  * GET /api/invoices: payable invoices by carrier_id, customer_id, date (this_week, last_week,
- * fortnight, this_month, last_month, custom with from/to), state; with the state counters and totals.
+ * fortnight, this_month, last_month, custom with from/to), state; with the state counters, totals
+ * and per carrier the audit figures over every invoice the filters pick (decision 029).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireFinanceApi(context, request);
     const list = await listPayable(context.db, user, Object.fromEntries(new URL(request.url).searchParams));
-    return { invoices: list.invoices, meta: { counts: list.counts, totals: list.totals, filters: list.filters, truncated: list.truncated } };
+    return { invoices: list.invoices, meta: { counts: list.counts, totals: list.totals, filters: list.filters, truncated: list.truncated, audit: list.audit } };
   });
 }
 

@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { AllocationOutcome } from "~/components/finance/AllocationOutcome";
+import { InvoiceAudit } from "~/components/finance/AuditFigures";
 import { LineDetailDialog } from "~/components/finance/LineDetailDialog";
 import { PageSizeForm } from "~/components/finance/PageSizeForm";
 import { stateLabel } from "~/components/finance/InvoiceGroups";
@@ -144,6 +145,7 @@ export default function InvoicePage() {
           </div>
         ) : null}
       </dl>
+      {payable && invoice.audit ? <InvoiceAudit figures={invoice.audit} /> : null}
       <div className="flex flex-wrap items-end gap-2">
         {invoice.original_file_name ? (
           <a href={`/api/invoices/${invoice.id}/original_file`} className="btn" download>

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator
 import { useEffect, useState } from "react";
 import { FormErrors } from "~/components/Field";
 import { AllocationOutcome } from "~/components/finance/AllocationOutcome";
+import { CarrierAuditTable } from "~/components/finance/AuditFigures";
 import { ImportInvoicesDialog } from "~/components/finance/ImportInvoicesDialog";
 import { InvoiceResult } from "~/components/finance/InvoiceSearch";
 import { InvoiceFilters } from "~/components/finance/InvoiceFilters";
@@ -16,7 +17,7 @@ import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { filterChoices, importTemplates, listPayable } from "~/modules/invoices/list.server";
 import { searchInvoices } from "~/modules/invoices/search.server";
 import { startReconciliation } from "~/modules/reconciliation/reconcile.server";
-import { INVOICE_MESSAGES, PAYABLE_STATES } from "~/modules/invoices/schemas";
+import { INVOICE_MESSAGES, isoToDisplay, PAYABLE_STATES } from "~/modules/invoices/schemas";
 import { AppError } from "~/utils/errors";
 import { readForm } from "~/utils/http.server";
 import { throwIfAccessError } from "~/utils/ui.server";
@@ -199,6 +200,7 @@ export default function InvoicesPayable() {
         {list.groups.length === 0 ? <p className="card text-sm text-slate-600">{INVOICE_MESSAGES.noInvoices}</p> : <InvoiceGroups groups={list.groups} selectable={canAdmin} />}
         {list.truncated ? <p className="text-sm text-slate-600">Only the first 500 invoices are shown: narrow the filters.</p> : null}
       </Form>
+      <CarrierAuditTable rows={list.audit} period={f.to ? `${isoToDisplay(f.from)} to ${isoToDisplay(f.to)}` : `from ${isoToDisplay(f.from)}`} />
 
       {result?.confirm ? (
         <ServerDialog title="Delete invoices" closeHref={`/invoices_payable${here}`} returnFocusId="delete-invoices" testId="confirm-delete">

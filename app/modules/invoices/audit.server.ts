@@ -1,0 +1,99 @@
+/**
+ * The freight audit's figures (issue 29, docs/decisions/029-audit-figures.md): what the invoice
+ * audit found and won back, per carrier invoice and per carrier over the payable list's period.
+ * Worked out over the reader's own lines only (lineScopeSql): one carrier invoice holds many
+ * customers' lines, and a customer's finance user must not read figures that include another's.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { rowsOf } from "../../utils/sql-rows";
+import type { FinanceScope } from "./access";
+import { lineScopeSql } from "./scope.server";
+
+export interface AuditFigures {
+  /** lines in the reader's scope */
+  lines: number;
+  /** lines the reconcile job matched within the thresholds, no person involved */
+  matched_automatically: number;
+  /** that count as a share of the lines, one decimal (null without lines) */
+  matched_automatically_pct: number | null;
+  /** what the carrier billed above the rating, on lines the comparison did not pass */
+  discrepancy_found: number;
+  /** the overcharge on lines now disputed */
+  disputed: number;
+  /** credits the carrier issued since, for the consignments of lines a person disputed or decided with an overcharge */
+  recovered: number;
+  /** lines found on another carrier invoice at import (decision 021) */
+  duplicates_caught: { count: number; amount: number };
+}
+export interface CarrierAudit extends AuditFigures {
+  carrier_id: number | null;
+}
+
+interface Row {
+  carrier_id: number | null;
+  lines: number;
+  matched: number;
+  discrepancy_found: string;
+  disputed: string;
+  recovered: string;
+  duplicates: number;
+  duplicates_amount: string;
+}
+
+/**
+ * One statement over the payable lines of the invoices `where` picks (a condition on "invoices"),
+ * grouped by carrier. A line is matched automatically when its reconciliation is reconciled and
+ * carries no note: every decision a person takes (accept, dispute, costs, rebill) needs one.
+ */
+async function audit(db: DbOrTx, scope: FinanceScope, where: SQL): Promise<CarrierAudit[]> {
+  const rows = rowsOf<Row>(
+    await db.execute(sql`
+      with l as (
+        select d.id, d.invoice_id, d.carrier_id, d.consignment_number, d.total_cost, d.duplicate_of_detail_id,
+          r.state, coalesce(r.discrepancy_amount, 0) as discrepancy,
+          r.id is not null and exists (select 1 from reconciliation_notes n where n.reconciliation_id = r.id) as decided
+        from invoices
+        join invoice_details d on d.invoice_id = "invoices"."id"
+        left join reconciliations r on r.invoice_detail_id = d.id
+        where "invoices"."accounting_type" = 'payable' and ${where} and ${lineScopeSql(scope)}
+      )
+      select l.carrier_id,
+        count(*)::int as lines,
+        count(*) filter (where l.state = 'reconciled' and not l.decided)::int as matched,
+        coalesce(sum(l.discrepancy) filter (where l.discrepancy > 0 and not (l.state = 'reconciled' and not l.decided)), 0)::text as discrepancy_found,
+        coalesce(sum(l.discrepancy) filter (where l.state = 'disputed' and l.discrepancy > 0), 0)::text as disputed,
+        coalesce(sum((
+          select -sum(c.total_cost) from invoice_details c
+          where c.consignment_number = l.consignment_number and c.carrier_id = l.carrier_id and c.total_cost < 0 and c.invoice_id <> l.invoice_id and c.id > l.id
+        )) filter (where l.consignment_number is not null and l.discrepancy > 0 and (l.state = 'disputed' or l.decided)), 0)::text as recovered,
+        count(*) filter (where l.duplicate_of_detail_id is not null)::int as duplicates,
+        coalesce(sum(l.total_cost) filter (where l.duplicate_of_detail_id is not null), 0)::text as duplicates_amount
+      from l
+      group by l.carrier_id
+      order by l.carrier_id`),
+  );
+  return rows.map((r) => ({
+    carrier_id: r.carrier_id ?? null,
+    lines: Number(r.lines),
+    matched_automatically: Number(r.matched),
+    matched_automatically_pct: Number(r.lines) ? Math.round((Number(r.matched) / Number(r.lines)) * 1000) / 10 : null,
+    discrepancy_found: Number(r.discrepancy_found),
+    disputed: Number(r.disputed),
+    recovered: Number(r.recovered),
+    duplicates_caught: { count: Number(r.duplicates), amount: Number(r.duplicates_amount) },
+  }));
+}
+
+const NONE: AuditFigures = { lines: 0, matched_automatically: 0, matched_automatically_pct: null, discrepancy_found: 0, disputed: 0, recovered: 0, duplicates_caught: { count: 0, amount: 0 } };
+
+/** One carrier invoice's figures (the invoice page and GET /api/invoices/{id}). */
+export async function invoiceAudit(db: DbOrTx, scope: FinanceScope, invoiceId: number): Promise<AuditFigures> {
+  const [row] = await audit(db, scope, sql`"invoices"."id" = ${invoiceId}`);
+  if (!row) return NONE;
+  const { carrier_id: _, ...figures } = row;
+  return figures;
+}
+
+/** Per carrier over the invoices a list's filter picks (the payable list's groups, GET /api/invoices). */
+export const carrierAudit = (db: DbOrTx, scope: FinanceScope, where: SQL) => audit(db, scope, where);
