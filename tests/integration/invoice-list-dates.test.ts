@@ -5,11 +5,12 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carriers, customers, invoices, sites, users } from "../../db/schema";
+import { carriers, customers, invoices, jobs, sites, users } from "../../db/schema";
 import { seedDemoIfEmpty } from "../../db/seed/demo";
 import { loadLocalities } from "../../db/seed/localities";
 import { loadCurrentUser, type CurrentUser } from "../../app/modules/auth/current-user.server";
 import { userToday } from "../../app/modules/calendar/site-time";
+import { importedInvoiceIds } from "../../app/modules/invoices/import.server";
 import { listPayable } from "../../app/modules/invoices/list.server";
 import { addDays } from "../../app/modules/invoices/schemas";
 import { listReceivable } from "../../app/modules/invoicing/receivable.server";
@@ -63,5 +64,30 @@ describe("the invoice lists' dates", () => {
     expect(lastWeek.invoices.map((i) => i.id)).not.toContain(payable!.id);
     const typed = await listPayable(db(), admin, { date: "custom", from: addDays(today, -3), to: today });
     expect(typed.invoices.map((i) => i.id)).not.toContain(payable!.id);
+  });
+
+  it("right after an import shows the invoices it made whatever their dates, within the reader's scope, and nothing while it works", async () => {
+    const today = userToday(admin);
+    const [carrier] = await db().select().from(carriers).where(eq(carriers.code, "NORTHLINE"));
+    const [old] = await db()
+      .insert(invoices)
+      .values({ accountingType: "payable", invoiceNumber: "NL-OLD-1", carrierId: carrier!.id, invoiceDate: addDays(today, -200), state: "unallocated", total: "10.00" })
+      .returning();
+    const [job] = await db()
+      .insert(jobs)
+      .values({ name: "invoices.import", userId: admin.id, customerId: admin.customer.id, status: "complete", info: { files: [], invoice_ids: [old!.id] } })
+      .returning();
+    expect((await listPayable(db(), admin, {})).invoices.map((i) => i.id)).not.toContain(old!.id);
+    const only = await importedInvoiceIds(db(), admin, job!.id);
+    expect(only).toEqual([old!.id]);
+    const shown = await listPayable(db(), admin, {}, { only: only! });
+    expect(shown.invoices.map((i) => i.id)).toEqual([old!.id]);
+    expect(shown.filters.state).toBe("all");
+    // a customer's finance user is shown none of it: no line of it is theirs
+    expect((await listPayable(db(), finance, {}, { only: only! })).invoices).toEqual([]);
+    // while the job works, or for a job that is not there, the usual list
+    await db().update(jobs).set({ status: "working" }).where(eq(jobs.id, job!.id));
+    expect(await importedInvoiceIds(db(), admin, job!.id)).toBeNull();
+    expect(await importedInvoiceIds(db(), admin, "00000000-0000-4000-8000-000000000000")).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ import { AppError, forbidden } from "../../utils/errors";
 import { sqlState } from "../../utils/http.server";
 import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
 import type { CurrentUser } from "../auth/current-user.server";
+import { jobStatusFor } from "../jobs/jobs.server";
 import { throttled } from "../jobs/progress";
 export { PROGRESS_EVERY_MS } from "../jobs/progress";
 import { canAdministerInvoices } from "./access";
@@ -55,6 +56,20 @@ export const importDoneMessage = (r: InvoiceImportResult) => {
   return `Imported ${ok.length} of ${r.files.length} file${r.files.length === 1 ? "" : "s"}: ${r.invoice_ids.length} invoice${r.invoice_ids.length === 1 ? "" : "s"}, ${lines} line${lines === 1 ? "" : "s"}.`;
 };
 export const importErrors = (r: InvoiceImportResult) => r.files.flatMap((f) => f.errors.map((e) => `${f.name}: ${e}`));
+
+/**
+ * The invoices an import job made, once it has ended, for the payable list to show right after it
+ * whatever their dates (issue 29 #7); null while it works, or for a job the user may not read.
+ */
+export async function importedInvoiceIds(db: DbOrTx, user: CurrentUser, jobId: string): Promise<number[] | null> {
+  const job = await jobStatusFor(db, user, jobId).catch((e: unknown) => {
+    if (e instanceof AppError && e.code === "not_found") return null;
+    throw e;
+  });
+  if (!job || (job.status !== "complete" && job.status !== "failed")) return null;
+  const ids = (job.info as { invoice_ids?: unknown }).invoice_ids;
+  return Array.isArray(ids) && ids.every((id) => Number.isInteger(id)) ? (ids as number[]) : null;
+}
 
 /** Checks the template and files, keeps the files and queues one job; answers its id. */
 export async function startInvoiceImport(db: DbOrTx, queue: JobQueue, user: CurrentUser, fields: { config_id?: unknown }, files: FormDataEntryValue[]): Promise<{ job_id: string }> {

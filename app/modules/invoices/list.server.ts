@@ -128,20 +128,23 @@ export interface InvoiceList {
  * consignments, and the invoices grouped per carrier. With no state asked, it shows the
  * unallocated ones, or all when none is (spec 3 section 4).
  */
-export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>): Promise<InvoiceList> {
+export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>, options: { only?: number[] } = {}): Promise<InvoiceList> {
   const f = parseOrThrow(invoiceFilterSchema, raw);
   const scope = financeScope(user);
   const stateSql = stateSqlFor(scope);
   const date = f.date ?? "fortnight";
   const range = listedDates(date, userToday(user), { from: f.from, to: f.to });
+  // right after an import: the invoices it made whatever their dates and states (issue 29 #7), still within the scope
+  const only = options.only;
   const base = and(
     eq(invoices.accountingType, "payable"),
     invoiceScopeSql(scope),
+    only ? inArray(invoices.id, only.length ? only : [0]) : undefined,
     f.carrier_id ? eq(invoices.carrierId, f.carrier_id) : undefined,
     // within the scope's lines: a customer's user cannot learn which invoices hold another's
     f.customer_id ? sql`exists (select 1 from invoice_details d where d.invoice_id = ${INVOICE_ID} and ${lineScopeSql(scope)} and d.customer_id = ${f.customer_id})` : undefined,
-    gte(invoices.invoiceDate, range.from),
-    range.through == null ? undefined : lte(invoices.invoiceDate, range.through),
+    only ? undefined : gte(invoices.invoiceDate, range.from),
+    only || range.through == null ? undefined : lte(invoices.invoiceDate, range.through),
   );
   const [c] = await db
     .select({
@@ -153,7 +156,7 @@ export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<str
     .from(invoices)
     .where(base);
   const counts = { all: Number(c!.all), unallocated: Number(c!.unallocated), allocated: Number(c!.allocated), exported: Number(c!.exported) };
-  const state = f.state ?? (counts.unallocated > 0 ? "unallocated" : "all");
+  const state = only ? (f.state ?? "all") : (f.state ?? (counts.unallocated > 0 ? "unallocated" : "all"));
   const rows = await db
     .select(invoiceColumns(scope))
     .from(invoices)

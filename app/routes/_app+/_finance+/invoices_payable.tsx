@@ -12,6 +12,7 @@ import { ServerDialog } from "~/components/finance/ServerDialog";
 import { JobProgress } from "~/components/JobProgress";
 import { canAdministerInvoices } from "~/modules/invoices/access";
 import { deleteInvoices } from "~/modules/invoices/actions.server";
+import { importedInvoiceIds } from "~/modules/invoices/import.server";
 import { exportInvoices } from "~/modules/invoices/export.server";
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { filterChoices, importTemplates, listPayable } from "~/modules/invoices/list.server";
@@ -28,7 +29,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireFinanceUser(context, request);
   const q = new URL(request.url).searchParams;
   let errors: Record<string, string[]> = {};
-  const list = await listPayable(context.db, user, Object.fromEntries(q)).catch((e: unknown) => {
+  // right after an import: the invoices it made, whatever their dates
+  const importJob = q.get("import_job");
+  const imported = importJob ? await importedInvoiceIds(context.db, user, importJob) : null;
+  const list = await listPayable(context.db, user, Object.fromEntries(q), imported ? { only: imported } : {}).catch((e: unknown) => {
     throwIfAccessError(e);
     if (!(e instanceof AppError) || e.code !== "invalid") throw e;
     errors = e.fieldErrors;
@@ -40,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // the header's invoice search without JavaScript lands here with its query
   const query = q.get("query")?.trim() ?? "";
   const found = query.length >= 3 ? await searchInvoices(context.db, user, { query }) : null;
-  return { list, errors, choices, templates, canAdmin, importJob: q.get("import_job"), reconcileJob: q.get("reconcile_job"), query, found };
+  return { list, errors, choices, templates, canAdmin, importJob, imported: imported ? imported.length : null, reconcileJob: q.get("reconcile_job"), query, found };
 }
 
 type ActionData = { message?: string; errors?: Record<string, string[]>; confirm?: { ids: number[] }; download?: string; ok?: boolean };
@@ -85,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function InvoicesPayable() {
-  const { list, errors, choices, templates, canAdmin, importJob, reconcileJob, query: searched, found } = useLoaderData<typeof loader>();
+  const { list, errors, choices, templates, canAdmin, importJob, imported, reconcileJob, query: searched, found } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -118,6 +122,14 @@ export default function InvoicesPayable() {
         <ImportInvoicesDialog templates={templates} canImport={canAdmin} />
       </div>
       {importJob ? <JobProgress jobId={importJob} onDone={() => revalidator.revalidate()} /> : null}
+      {imported != null ? (
+        <p className="card text-sm" role="status" data-testid="imported-invoices">
+          Showing the {imported} invoice{imported === 1 ? "" : "s"} this import made, whatever their dates.{" "}
+          <Link to="/invoices_payable" className="underline">
+            Show the usual list
+          </Link>
+        </p>
+      ) : null}
       {reconcileJob ? (
         <div className="space-y-1" data-testid="reconcile-progress">
           <JobProgress jobId={reconcileJob} onDone={() => revalidator.revalidate()} />
