@@ -48,7 +48,8 @@ test("an admin builds a template from the test run, saves it and imports with it
 
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("Carrier", { exact: true }).selectOption(String(carrier.id));
-    await page.getByLabel("Format", { exact: true }).selectOption("CSV");
+    // a new template reads CSV unless told more formats
+    await expect(page.getByRole("checkbox", { name: "CSV", exact: true })).toBeChecked();
     const map = page.getByTestId("step-map-fields");
     await map.getByLabel("Column for invoice_number").fill("Invoice");
     await map.getByLabel("Column for consignment_number").fill("Consignment");
@@ -79,8 +80,10 @@ test("an admin builds a template from the test run, saves it and imports with it
     await step3.getByLabel("Edit").selectOption("STRIP");
     await step3.getByLabel("Column", { exact: true }).fill("Freight");
     await map.getByLabel("Column for invoice_date").fill("Date");
-    await map.getByLabel("Column for Freight charge").fill("Freight");
-    await map.getByLabel("Column for Fuel levy").fill("Fuel");
+    await map.getByLabel("Cost 1 category").selectOption("freight_charge");
+    await map.getByLabel("Cost 1 column", { exact: true }).fill("Freight");
+    await map.getByLabel("Cost 2 category").selectOption("fuel_charge");
+    await map.getByLabel("Cost 2 column", { exact: true }).fill("Fuel");
 
     // EditValues moves above DeleteRows by keyboard, and focus stays on it
     await press(page, page.getByRole("button", { name: "Move step 3 up" }));
