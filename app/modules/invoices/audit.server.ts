@@ -28,10 +28,12 @@ export interface AuditFigures {
 }
 export interface CarrierAudit extends AuditFigures {
   carrier_id: number | null;
+  carrier_name: string;
 }
 
 interface Row {
   carrier_id: number | null;
+  carrier_name: string | null;
   lines: number;
   matched: number;
   discrepancy_found: string;
@@ -42,11 +44,12 @@ interface Row {
 }
 
 /**
- * One statement over the payable lines of the invoices `where` picks (a condition on "invoices"),
+ * Per carrier over the invoices `where` picks (the payable list's filters, GET /api/invoices; one
+ * invoice for invoiceAudit; `where` is a condition on "invoices"). One statement over their payable lines,
  * grouped by carrier. A line is matched automatically when its reconciliation is reconciled and
  * carries no note: every decision a person takes (accept, dispute, costs, rebill) needs one.
  */
-async function audit(db: DbOrTx, scope: FinanceScope, where: SQL): Promise<CarrierAudit[]> {
+export async function carrierAudit(db: DbOrTx, scope: FinanceScope, where: SQL): Promise<CarrierAudit[]> {
   const rows = rowsOf<Row>(
     await db.execute(sql`
       with l as (
@@ -58,7 +61,7 @@ async function audit(db: DbOrTx, scope: FinanceScope, where: SQL): Promise<Carri
         left join reconciliations r on r.invoice_detail_id = d.id
         where "invoices"."accounting_type" = 'payable' and ${where} and ${lineScopeSql(scope)}
       )
-      select l.carrier_id,
+      select l.carrier_id, (select ca.name from carriers ca where ca.id = l.carrier_id) as carrier_name,
         count(*)::int as lines,
         count(*) filter (where l.state = 'reconciled' and not l.decided)::int as matched,
         coalesce(sum(l.discrepancy) filter (where l.discrepancy > 0 and not (l.state = 'reconciled' and not l.decided)), 0)::text as discrepancy_found,
@@ -75,6 +78,7 @@ async function audit(db: DbOrTx, scope: FinanceScope, where: SQL): Promise<Carri
   );
   return rows.map((r) => ({
     carrier_id: r.carrier_id ?? null,
+    carrier_name: r.carrier_name ?? "No carrier",
     lines: Number(r.lines),
     matched_automatically: Number(r.matched),
     matched_automatically_pct: Number(r.lines) ? Math.round((Number(r.matched) / Number(r.lines)) * 1000) / 10 : null,
@@ -89,11 +93,8 @@ const NONE: AuditFigures = { lines: 0, matched_automatically: 0, matched_automat
 
 /** One carrier invoice's figures (the invoice page and GET /api/invoices/{id}). */
 export async function invoiceAudit(db: DbOrTx, scope: FinanceScope, invoiceId: number): Promise<AuditFigures> {
-  const [row] = await audit(db, scope, sql`"invoices"."id" = ${invoiceId}`);
+  const [row] = await carrierAudit(db, scope, sql`"invoices"."id" = ${invoiceId}`);
   if (!row) return NONE;
-  const { carrier_id: _, ...figures } = row;
+  const { carrier_id: _, carrier_name: __, ...figures } = row;
   return figures;
 }
-
-/** Per carrier over the invoices a list's filter picks (the payable list's groups, GET /api/invoices). */
-export const carrierAudit = (db: DbOrTx, scope: FinanceScope, where: SQL) => audit(db, scope, where);

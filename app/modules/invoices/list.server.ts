@@ -117,7 +117,7 @@ export interface InvoiceList {
   totals: { cost: number; consignments: number };
   groups: Array<{ carrier_id: number | null; carrier_name: string; invoices: InvoiceJson[]; total_cost: number; consignments: number }>;
   /** per carrier, the audit's figures over every invoice the filter picks, whatever its state (decision 029) */
-  audit: Array<CarrierAudit & { carrier_name: string }>;
+  audit: CarrierAudit[];
   invoices: InvoiceJson[];
   truncated: boolean;
   message: string | null;
@@ -178,14 +178,12 @@ export async function listPayable(db: DbOrTx, user: CurrentUser, raw: Record<str
   const round = (n: number) => Math.round(n * 100) / 100;
   const grouped = [...groups.values()].map((g) => ({ ...g, total_cost: round(g.total_cost) }));
   const audit = counts.all ? await carrierAudit(db, scope, base ?? sql`true`) : [];
-  const carrierIds = audit.flatMap((a) => (a.carrier_id == null ? [] : [a.carrier_id]));
-  const names = new Map(carrierIds.length ? (await db.select({ id: carriers.id, name: carriers.name }).from(carriers).where(inArray(carriers.id, carrierIds))).map((c) => [c.id, c.name]) : []);
   return {
     filters: { carrier_id: f.carrier_id ? String(f.carrier_id) : "", customer_id: f.customer_id ? String(f.customer_id) : "", date, from: range.from, to: range.to, state },
     counts,
     totals: { cost: round(list.reduce((s, i) => s + i.total_cost, 0)), consignments: list.reduce((s, i) => s + i.invoice_details_count, 0) },
     groups: grouped,
-    audit: audit.map((a) => ({ ...a, carrier_name: (a.carrier_id != null && names.get(a.carrier_id)) || "No carrier" })),
+    audit,
     invoices: list,
     truncated: rows.length > LIST_LIMIT,
     message: list.length ? null : INVOICE_MESSAGES.noInvoices,
