@@ -16,6 +16,9 @@ const SIGN_IN_ATTEMPT = /^\/(login(\.data)?|users\/sign_in)\/?$/i;
 /** Pages whose actions show the limit message in the page themselves (with and without JavaScript). */
 const MESSAGE_PAGES = /^\/(login|forgot_password|reset_password)(\.data)?\/?$/i;
 
+/** Whether a request is one the sign-in limit counts: a POST (or other write) to a sign-in or password route. */
+const limited = (req: Request) => req.method !== "GET" && req.method !== "HEAD" && SIGN_IN_PATHS.test(routePath(req));
+
 /**
  * The per-address limit: `limit` FAILED sign-ins (and password requests, which cannot be told apart
  * by outcome) per client address in `windowMs`. A successful sign-in never counts, so an office
@@ -37,7 +40,7 @@ export function signInRateLimiter(options: { limit: number; windowMs: number; pa
     limit: options.limit,
     standardHeaders: "draft-8",
     legacyHeaders: false,
-    skip: (req) => req.method === "GET" || req.method === "HEAD" || !SIGN_IN_PATHS.test(routePath(req)),
+    skip: (req) => !limited(req),
     skipSuccessfulRequests: true,
     requestWasSuccessful: (req, res) => SIGN_IN_ATTEMPT.test(routePath(req)) && res.statusCode < 400,
     handler: (req: Request, res: Response, next: NextFunction) => {
@@ -56,6 +59,9 @@ export function signInRateLimiter(options: { limit: number; windowMs: number; pa
   return (req: Request, res: Response, next: NextFunction) => {
     // only this limiter may mark a request
     delete req.headers[SIGN_IN_LIMITED_HEADER];
+    // every other request passes at once: the limiter's own skip runs in its async path, a cost
+    // every page and call paid (issue 32 profile)
+    if (!limited(req)) return next();
     return limiter(req, res, next);
   };
 }
