@@ -10,7 +10,7 @@
  * back to FREIGHTDESK_BROWSER=bundled, which proves less.
  *
  * Env: E2E_PORT (the e2e server's port, default 3210), FRESH_PORT (npm start's port, default 3000),
- * FRESH_KEEP=1 keeps the copy. Exits non-zero when any step fails. `.ci/run` runs it.
+ * FRESH_KEEP=1 keeps the copy, FRESH_FULL=1 runs the whole suite (by default TEST_SCOPE=engine). Exits non-zero when any step fails. `.ci/run` runs it.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -75,9 +75,12 @@ if (process.env[INSIDE]) {
 const run = (command, extra = {}) => spawnSync("sh", ["-c", command], { cwd: work, stdio: "inherit", env: { ...env, ...extra } }).status ?? 1;
 let ok = true;
 try {
-  say("npm install && npm test (no DATABASE_URL: PGlite)");
+  // CI's other half runs every file on PostgreSQL: here the integration files run only where the
+  // engine is their subject (TEST_SCOPE=engine, docs/decisions/036); FRESH_FULL=1 runs everything
+  const scope = process.env.FRESH_FULL === "1" ? {} : { TEST_SCOPE: "engine" };
+  say(`npm install && npm test (no DATABASE_URL: PGlite${scope.TEST_SCOPE ? "; TEST_SCOPE=engine" : ""})`);
   const testing = Date.now();
-  const tested = run("npm install && npm test");
+  const tested = run("npm install && npm test", scope);
   say(`npm install && npm test: ${tested === 0 ? "passed" : "FAILED"} in ${seconds(testing)}`);
   ok = tested === 0;
 

@@ -4,10 +4,15 @@
  * Build, typecheck, lint, vitest (unit + integration) and Playwright (e2e in Chromium).
  * With DATABASE_URL, integration tests make their own databases on that server and e2e gets a
  * fresh one made here and dropped afterwards; without it, everything runs on embedded PGlite.
+ *
+ * TEST_SCOPE=engine (CI's fresh-machine half, docs/decisions/036) runs the build, typecheck, lint and
+ * unit tests whole, but only the integration files whose subject is the database engine (those
+ * whose header says "@engines") and the e2e specs of FRESH_E2E: CI's other half runs every file on
+ * PostgreSQL, so each integration file runs on one engine unless the engine is what it tests.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import postgres from "postgres";
 
 mkdirSync(".tmp", { recursive: true });
@@ -25,8 +30,19 @@ ok = step("build", run("npx", ["remix", "build"])) && ok;
 ok = step("typecheck", run("npx", ["tsc", "--noEmit"])) && ok;
 ok = step("lint", run("npx", ["eslint", ".", "--max-warnings=0"])) && ok;
 
+const scoped = process.env.TEST_SCOPE === "engine";
+if (process.env.TEST_SCOPE && !scoped) throw new Error(`TEST_SCOPE is "engine" or unset, not "${process.env.TEST_SCOPE}"`);
+// the specs that prove the product end to end on a machine with Node alone: sign-in, entry, printing (the bundled Chromium), finance import
+const FRESH_E2E = ["tests/e2e/foundation.spec.ts", "tests/e2e/consignment.spec.ts", "tests/e2e/printing.spec.ts", "tests/e2e/finance-import.spec.ts"];
+const engineFiles = scoped
+  ? readdirSync("tests/integration")
+      .filter((f) => f.endsWith(".test.ts") && readFileSync(`tests/integration/${f}`, "utf8").slice(0, 2000).includes("@engines"))
+      .map((f) => `tests/integration/${f}`)
+  : [];
+if (scoped) console.log(`TEST_SCOPE=engine: unit tests, the integration files about the engine (${engineFiles.length}) and ${FRESH_E2E.length} e2e specs`);
+
 rmSync(".tmp/vitest.json", { force: true });
-const vitest = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile=.tmp/vitest.json"]);
+const vitest = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile=.tmp/vitest.json", ...(scoped ? ["app/", "queues/", "tests/unit/", ...engineFiles] : [])]);
 if (existsSync(".tmp/vitest.json")) {
   const report = JSON.parse(readFileSync(".tmp/vitest.json", "utf8"));
   passed += report.numPassedTests;
@@ -56,7 +72,7 @@ if (process.env.DATABASE_URL) {
   dropE2e = async () => rmSync(dir, { recursive: true, force: true });
 }
 rmSync(".tmp/playwright.json", { force: true });
-const e2e = run("npx", ["playwright", "test"], e2eEnv);
+const e2e = run("npx", ["playwright", "test", ...(scoped ? FRESH_E2E : [])], e2eEnv);
 await dropE2e();
 if (existsSync(".tmp/playwright.json")) {
   const report = JSON.parse(readFileSync(".tmp/playwright.json", "utf8"));
