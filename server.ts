@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Database } from "./db/client.server";
 import { createApp } from "./server/app";
 import { loadBuild } from "./server/build";
+import { drain } from "./server/drain";
 import { keepConnections } from "./server/keep-alive";
 
 // build/server.js when compiled, the project root when run from source (tsx server.ts)
@@ -59,10 +60,12 @@ async function startPrimary() {
  * (1 runs the jobs), or 0 for the only process.
  */
 async function serve(database: Database, slot: number) {
-  const services = await entry.createServices(database, { baseUrl, mailFrom: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
+  const services = await entry.createServices(database, { baseUrl, mailFrom: config.MAIL_FROM, smtpUrl: config.SMTP_URL, sweep: entry.sweepOptions(config) });
   const runsJobs = config.RUN_WORKER === "1" && slot <= 1;
   if (runsJobs) await services.queue.work();
+  const readiness = entry.createReadiness(services);
   const app = createApp({
+    readiness,
     build,
     services,
     rateLimit: { limit: config.SIGNIN_RATE_LIMIT, windowMs: config.SIGNIN_RATE_WINDOW_MS },
@@ -81,15 +84,19 @@ async function serve(database: Database, slot: number) {
     if (config.PRINT_WARMUP === "1") void services.renderer.warm();
   });
 
+  // SIGTERM (docs/decisions/031): no new connections and /readyz says so; requests in flight are
+  // answered (within the bound) while the database is still open; then the queue stops (its jobs
+  // in hand finish, or are left for another worker's sweeper), the renderer and the pool close
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     if (!slot) console.log(`${signal}: shutting down`);
-    server.close();
-    server.closeIdleConnections();
+    readiness.stopping();
+    const requests = await drain(server);
     await entry.closeServices(services);
-    if (slot) console.log(`web process ${slot} stopped`);
+    const how = requests === "drained" ? "requests in flight answered" : "requests in flight cut off at the bound";
+    console.log(slot ? `web process ${slot} stopped` : `stopped (${how})`);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { autofocusFirstInvalid } from "./utils/autofocus-invalid";
 import { NonceProvider } from "./utils/nonce";
 
 // The server, the job worker, the test server and the bench read these through
@@ -21,7 +22,9 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  // a document POST is a form sent without JavaScript: the page is sent whole, its first invalid field autofocused
+  const documentPost = request.method === "POST";
+  const readyEvent = documentPost || isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
@@ -34,6 +37,13 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html");
+          if (documentPost) {
+            const chunks: Buffer[] = [];
+            body.on("data", (c: Buffer) => chunks.push(c));
+            body.on("end", () => resolve(new Response(autofocusFirstInvalid(Buffer.concat(chunks).toString("utf8")), { headers: responseHeaders, status: responseStatusCode })));
+            pipe(body);
+            return;
+          }
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
           );

@@ -9,8 +9,11 @@ import {
   isRouteErrorResponse,
   useRouteError,
 } from "@remix-run/react";
+import { FocusAfterSubmit } from "./components/FocusAfterSubmit";
 import stylesheet from "./tailwind.css";
 import { useNonce } from "./utils/nonce";
+// zod's default wording never reaches a person, in the browser either
+import "./utils/zod-messages";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -39,7 +42,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <FocusAfterSubmit />
+    </>
+  );
 }
 
 /** Last resort for errors outside the app shell (the shell has its own boundary). */

@@ -4,11 +4,13 @@
  * bench take the modules from the Remix build and each module exists once in a process: an error
  * a service throws is an instance of the very class the routes compare it with.
  */
-import { migrateDatabase, openDatabase, type Database, type Db } from "../db/client.server";
+import { migrateDatabase, openDatabase, whilePreparing, type Database, type Db } from "../db/client.server";
 import { seedDemoIfEmpty } from "../db/seed/demo";
 import { loadDangerousGoods } from "../db/seed/dangerous-goods";
 import { loadLocalities } from "../db/seed/localities";
-import { createQueue, type JobQueue } from "../queues/queue.server";
+import { createQueue, type SweepOptions } from "../queues/queue.server";
+import type { JobQueue } from "./modules/jobs/queue";
+import { upgradeLegacyFiles } from "./modules/files/upgrade.server";
 import { createMailer, type Mailer } from "./modules/mail/mailer.server";
 import { createRenderer, type Renderer } from "./modules/printing/renderer.server";
 import type { Env } from "./utils/env.server";
@@ -20,11 +22,18 @@ export { migrateDatabase, openDatabase } from "../db/client.server";
 export { AppError } from "./utils/errors";
 export { RendererUnavailable } from "./modules/printing/renderer.server";
 // what the Express layer (server/app.ts) takes from here rather than importing a second copy
-export { SignInAttemptStore } from "./modules/auth/sign-in-counts.server";
+export { SignInAttemptStore, TrackingGuessStore } from "./modules/auth/sign-in-counts.server";
 export { SIGN_IN_LIMITED_HEADER, TOO_MANY_ATTEMPTS } from "./modules/auth/limits";
 export { SESSION_COOKIE } from "./modules/auth/sessions.server";
 export { FILE_TOO_LARGE, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, MAX_UPLOAD_BYTES } from "./utils/upload-limits";
 export { MAX_DECLARATION_BYTES, MESSAGES as DECLARATION_MESSAGES } from "./modules/declarations/declarations";
+// around the Remix handler: every /api POST with an Idempotency-Key (docs/decisions/038)
+export { withIdempotency } from "./modules/idempotency/idempotent.server";
+// webhooks' clock, name lookup and timeout, and one pass of deliveries, for tests and the bench (docs/decisions/039)
+export { webhookSeams, resetWebhookSeams } from "./modules/webhooks/seams.server";
+export { deliverDue } from "./modules/webhooks/dispatcher.server";
+// GET /readyz's check, for the web server and the worker's health port
+export { createReadiness, type Readiness, type ReadinessCheck } from "./modules/health/readiness.server";
 // the browser PDFs print with, logged at start-up
 export { chooseBrowser, describeBrowser } from "./modules/printing/browser-path.server";
 
@@ -54,25 +63,13 @@ declare module "@remix-run/server-runtime" {
 /**
  * Opens the database and brings it up to date: migrations, the localities and dangerous goods
  * lists, the demo data into an empty database, and the job queues. Once per start, in one process (with several
- * web processes, the primary before it forks them), so no two processes migrate at once.
+ * web processes, the primary before it forks them); processes on several hosts (`npm run web`,
+ * `npm run worker`) take turns under an advisory lock, so no two migrate at once.
  */
 export async function prepareDatabase(config: Pick<Env, "DATABASE_URL" | "PGLITE_DIR" | "SEED_DEMO">, log: (line: string) => void = console.log): Promise<Database> {
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DIR });
   try {
-    await migrateDatabase(database);
-    const loaded = await loadLocalities(database.db);
-    if (Object.keys(loaded).length) log(`Loaded localities: ${JSON.stringify(loaded)}`);
-    const dgLoaded = await loadDangerousGoods(database.db);
-    if (dgLoaded) log(`Loaded ${dgLoaded} dangerous goods entries.`);
-    if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) log("Loaded the demo data.");
-    if (database.kind === "postgres") {
-      // pg-boss's schema and a table for each queue, made here once: web processes starting
-      // together on a new database deadlocked creating them (pgboss.create_queue)
-      const renderer = createRenderer();
-      const queue = await createQueue({ database, mailer: createMailer(database.db, { from: "" }), renderer });
-      await queue.stop();
-      await renderer.close();
-    }
+    await whilePreparing(database, () => prepare(database, config, log));
   } catch (error) {
     await database.close().catch(() => {});
     throw error;
@@ -80,14 +77,39 @@ export async function prepareDatabase(config: Pick<Env, "DATABASE_URL" | "PGLITE
   return database;
 }
 
+async function prepare(database: Database, config: Pick<Env, "SEED_DEMO">, log: (line: string) => void) {
+  await migrateDatabase(database);
+  // documents kept on disk before the file store move into it, linked to their rows (decision 030)
+  await upgradeLegacyFiles(database.db, { log });
+  const loaded = await loadLocalities(database.db);
+  if (Object.keys(loaded).length) log(`Loaded localities: ${JSON.stringify(loaded)}`);
+  const dgLoaded = await loadDangerousGoods(database.db);
+  if (dgLoaded) log(`Loaded ${dgLoaded} dangerous goods entries.`);
+  if (config.SEED_DEMO === "1" && (await seedDemoIfEmpty(database.db))) log("Loaded the demo data.");
+  if (database.kind === "postgres") {
+    // pg-boss's schema and a table for each queue, made here once: web processes starting
+    // together on a new database deadlocked creating them (pgboss.create_queue)
+    const renderer = createRenderer();
+    const queue = await createQueue({ database, mailer: createMailer(database.db, { from: "" }), renderer });
+    await queue.stop();
+    await renderer.close();
+  }
+}
+
 /** The services of the load context over an open database; the queue is created, not working. */
-export async function createServices(database: Database, options: { baseUrl: string; mailFrom: string; smtpUrl?: string }): Promise<Omit<AppServices, "cspNonce">> {
+export async function createServices(database: Database, options: { baseUrl: string; mailFrom: string; smtpUrl?: string; sweep?: SweepOptions }): Promise<Omit<AppServices, "cspNonce">> {
   const mailer = createMailer(database.db, { smtpUrl: options.smtpUrl, from: options.mailFrom });
   // every web process has its own renderer, started at its first print (docs/decisions/010)
   const renderer = createRenderer();
-  const queue = await createQueue({ database, mailer, renderer });
+  const queue = await createQueue({ database, mailer, renderer }, options.sweep);
   return { database, db: database.db, queue, mailer, renderer, baseUrl: options.baseUrl };
 }
+
+/** The sweeper's timing from JOB_STALE_AFTER_SECONDS and JOB_SWEEP_SECONDS, for createServices. */
+export const sweepOptions = (config: Pick<Env, "JOB_STALE_AFTER_SECONDS" | "JOB_SWEEP_SECONDS">): SweepOptions => ({
+  staleAfterSeconds: config.JOB_STALE_AFTER_SECONDS,
+  sweepSeconds: config.JOB_SWEEP_SECONDS,
+});
 
 /** Stops the queue (jobs in hand finish), then closes the renderer and the database. */
 export async function closeServices(services: Pick<AppServices, "queue" | "renderer" | "database">): Promise<void> {

@@ -12,7 +12,7 @@ import { itemTypes, storeProducts, stores } from "../db/schema";
 import { tokenDigest } from "../app/modules/auth/tokens.server";
 import { RATES_TIME_BUDGET_MS } from "../app/modules/stores/checkout";
 import { startTestServer } from "../tests/support/server";
-import { loadFrom, medianOfThree, tableRows } from "./measure";
+import { loadFrom, medianOfThree, tableRows, TABLE_HEAD } from "./measure";
 import { prepareBench, type Bench } from "./setup";
 
 const PRODUCTS = 1000;
@@ -76,8 +76,7 @@ export async function checkoutRatesSection(bench: Pick<Bench, "server" | "demo" 
     "",
     `Target (issue 17): POST /api/store/{external_id}/rates p95 under 30 ms with 10 concurrent callers. Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, callers in a separate process; the store's site is the demo Melbourne site (ten services), ${PRODUCTS.toLocaleString("en")} products, carts of three SKUs to four capital cities in turn. Time budget in the code: ${RATES_TIME_BUDGET_MS} ms, then 503 JSON.`,
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     ...tableRows([
       ["POST /api/store/{external_id}/rates, 10 callers (median p95 of three runs)", rated],
       ["the same, 1 caller", one],

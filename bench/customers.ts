@@ -12,7 +12,7 @@ import { seedDemo } from "../db/seed/demo";
 import { loadCurrentUser } from "../app/modules/auth/current-user.server";
 import { customerGroups, listCustomersForAdmin } from "../app/modules/customers/list.server";
 import { Client, startTestServer } from "../tests/support/server";
-import { inProcess, loadFrom, tableRows } from "./measure";
+import { inProcess, loadFrom, tableRows, TABLE_HEAD } from "./measure";
 import type { Bench } from "./setup";
 
 const TOTAL = Number(process.env.BENCH_CUSTOMERS ?? 5000);
@@ -56,8 +56,7 @@ export async function customersSection(bench: Pick<Bench, "server" | "demo">): P
     "",
     `Target (issue 16): with ${count.toLocaleString("en")} customers, the customers list p95 under 50 ms. Called as the demo admin, 1 caller from a separate process.`,
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     ...tableRows([
       ["GET /index_customers (the page: three groups, 50 a group shown, with totals)", page],
       ["GET /index_customers?q=... (filtered by name or code)", filtered],

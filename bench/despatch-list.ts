@@ -9,7 +9,7 @@ import { runJob } from "../queues/queue.server";
 import type { JobName } from "../queues/definitions";
 import type { TenLines } from "./entry-printing";
 import { cloneConsignment, fillConsignments } from "./fixtures";
-import { loadFrom, tableRows, type Stats } from "./measure";
+import { loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
 import type { Bench } from "./setup";
 
 export type DespatchRun = Awaited<ReturnType<typeof benchDespatch>>;
@@ -86,8 +86,7 @@ export function despatchListSection(despatch: DespatchRun, list: Array<[string, 
     "",
     "The list, over 100,000 consignments of one customer spread over a year (about 270 a day) in every state:",
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     ...tableRows(list),
     "",
     ...[

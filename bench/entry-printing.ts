@@ -9,7 +9,7 @@ import { itemTypes } from "../db/schema";
 import { todayIn } from "../app/modules/calendar/site-time";
 import { labelsOf } from "../app/modules/printing/labels.server";
 import { renderLabelsZpl } from "../print-templates/labels/Labels";
-import { inProcess, load, loadFrom, tableRows, type Stats } from "./measure";
+import { inProcess, load, loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
 import type { Bench } from "./setup";
 
 /** The consignment the entry, printing and despatch rows copy: 10 item lines, despatched in three days. */
@@ -52,8 +52,7 @@ export function entrySection(entry: Array<[string, Stats]>): string[] {
     "",
     "Targets (issue 4): server time to render the consignment screen of a consignment with 10 item lines, p95 under 50 ms; save round trip p95 under 50 ms.",
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     ...tableRows(entry),
     "",
     ...[

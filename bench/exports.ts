@@ -8,13 +8,12 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { consignments, users } from "../db/schema";
 import { createMailer } from "../app/modules/mail/mailer.server";
-import { exportPath } from "../app/modules/exports/files.server";
+import { statFile } from "../app/modules/files/index.server";
 import { isoToDdmmyyyy } from "../app/modules/exports/criteria";
 import { runJob } from "../queues/queue.server";
 import type { JobName } from "../queues/definitions";
@@ -62,8 +61,8 @@ async function runExport(bench: Bench, format: "csv" | "xlsx", range: { from: st
     const wallMs = performance.now() - started;
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
-    const path = exportPath(status.info.file)!;
-    return { format, rows: status.info.rows, wallMs, rssGrowthMb: (peak - baseline) / 1024 / 1024, bytes: (await stat(path)).size };
+    // the file is in the file store (issue 30): its size is its row's
+    return { format, rows: status.info.rows, wallMs, rssGrowthMb: (peak - baseline) / 1024 / 1024, bytes: (await statFile(server.db, status.info.file))!.size };
   } finally {
     clearInterval(sampler);
   }

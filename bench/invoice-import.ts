@@ -10,9 +10,11 @@
  * 10,000 lines/s, RSS growth < 200 MB. `invoiceImportSection` answers the lines of
  * docs/performance.md. Alone: `NODE_ENV=production DATABASE_URL=... npx tsx bench/invoice-import.ts`.
  */
-import { createWriteStream } from "node:fs";
-import { mkdir, stat, unlink } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { eq, sql } from "drizzle-orm";
@@ -22,7 +24,8 @@ import type { Db } from "../db/client.server";
 import { carrierInvoiceConfigs, carrierInvoiceTransformations, carriers, invoices, users } from "../db/schema";
 import { runInvoiceImport } from "../app/modules/invoices/import.server";
 import { markDuplicates } from "../app/modules/invoices/duplicates.server";
-import { invoiceFilesDir, storedPath } from "../app/modules/invoices/files.server";
+import { deleteFile, putFile } from "../app/modules/files/index.server";
+import { CONTENT_TYPES } from "../app/modules/invoices/files.server";
 import { rowsOf } from "../app/utils/sql-rows";
 
 const N = Number(process.env.BENCH_INVOICE_LINES ?? 50_000);
@@ -186,12 +189,15 @@ export async function benchInvoiceImport(db: Db, url: string | undefined, format
   const [user] = await db.select({ id: users.id }).from(users).orderBy(users.id).limit(1);
   if (!carrier || !user) throw new Error("the bench needs the demo's carriers and users");
   const configId = await makeTemplate(db, format, carrier.id);
-  await mkdir(invoiceFilesDir(), { recursive: true });
-  const stored = `${randomUUID()}.${format.toLowerCase()}`;
+  // written locally, then kept in the file store as an upload is (the import reads it from there)
+  const dir = await mkdtemp(join(tmpdir(), "bench-invoice-"));
+  const local = join(dir, `bench.${format.toLowerCase()}`);
   const tag = `B${format}${Date.now().toString(36)}`;
-  if (format === "CSV") await writeCsv(storedPath(stored), tag);
-  else await writeXlsx(storedPath(stored), tag);
-  const bytes = (await stat(storedPath(stored))).size;
+  if (format === "CSV") await writeCsv(local, tag);
+  else await writeXlsx(local, tag);
+  const bytes = (await stat(local)).size;
+  const stored = (await putFile(db, { kind: "carrier_invoice", name: `bench.${format.toLowerCase()}`, contentType: CONTENT_TYPES[format] }, createReadStream(local))).id;
+  await rm(dir, { recursive: true, force: true });
   const earlier = format === "CSV" ? EARLIER : 0;
   await prefillEarlier(db, carrier.id, tag, earlier);
 
@@ -201,7 +207,7 @@ export async function benchInvoiceImport(db: Db, url: string | undefined, format
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t = performance.now();
   try {
-    const result = await runInvoiceImport(db, { configId, userId: user.id, files: [{ stored, name: `bench.${format.toLowerCase()}` }] }, async () => {});
+    const result = await runInvoiceImport(db, { configId, userId: user.id, files: [{ stored, name: `bench.${format.toLowerCase()}`, format }] }, async () => {});
     const seconds = (performance.now() - t) / 1000;
     peak = Math.max(peak, process.memoryUsage().rss);
     const file = result.files[0]!;
@@ -217,7 +223,7 @@ export async function benchInvoiceImport(db: Db, url: string | undefined, format
   } finally {
     clearInterval(sampler);
     await db.delete(carrierInvoiceConfigs).where(eq(carrierInvoiceConfigs.id, configId));
-    await unlink(storedPath(stored)).catch(() => {});
+    await deleteFile(db, stored);
   }
 }
 

@@ -11,7 +11,33 @@ export interface Stats {
   p95: number;
   max: number;
   perSecond: number;
+  /** concurrent callers, when the figure is a request's over HTTP: its share of the floor is read at the same count */
+  callers?: number;
 }
+
+// the floor (bench/floor.ts) at each number of callers, measured once at the start of the run
+const floors = new Map<number, Stats>();
+
+/** The floor at `callers` concurrent callers: every later row with as many callers is read against it. */
+export function setFloor(callers: number, floor: Stats) {
+  floors.set(callers, floor);
+}
+
+/** A row's calls/s as a percentage of the floor's at the same callers; undefined without one. */
+export function floorPercent(s: Stats): number | undefined {
+  const floor = s.callers === undefined ? undefined : floors.get(s.callers);
+  return floor && floor.perSecond > 0 ? (100 * s.perSecond) / floor.perSecond : undefined;
+}
+
+/** floorPercent as the tables show it ("38%", "7.5%"), or "–" without a floor. */
+export function floorShare(s: Stats): string {
+  const share = floorPercent(s);
+  if (share === undefined) return "–";
+  return `${share < 10 ? share.toFixed(1) : share.toFixed(0)}%`;
+}
+
+/** The head of every table of rows (tableRows): what, calls, p50, p95, max, calls/s and the share of the floor. */
+export const TABLE_HEAD = ["| what | calls | p50 | p95 | max | calls/s | share of floor |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"];
 
 export function stats(samples: number[], wallMs: number): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -27,7 +53,7 @@ export async function loadFrom(spec: { url?: string; urls?: string[]; method?: s
   // asynchronous: a synchronous child would stop this process, and the server in it, from answering
   const { stdout } = await execFileAsync(process.execPath, [path.join(import.meta.dirname, "load.mjs"), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 });
   const { samples, wallMs } = JSON.parse(stdout) as { samples: number[]; wallMs: number };
-  return stats(samples, wallMs);
+  return { ...stats(samples, wallMs), callers: spec.concurrency };
 }
 
 /** Three runs, and the one with the median p95: the host's speed drifts within minutes. */
@@ -65,10 +91,11 @@ export async function load(total: number, concurrency: number, call: () => Promi
       }
     }),
   );
+  // no `callers`: these callers share the server's process, the floor's do not, so no share is claimed
   return stats(samples, performance.now() - started);
 }
 
-/** docs/performance.md's table rows: what, calls, p50, p95, max, calls/s (latencies to `digits` decimals). */
+/** docs/performance.md's table rows (under TABLE_HEAD): what, calls, p50, p95, max, calls/s, share of the floor (latencies to `digits` decimals). */
 export function tableRows(rows: Array<[string, Stats]>, digits = 1): string[] {
-  return rows.map(([name, s]) => `| ${name} | ${s.n} | ${s.p50.toFixed(digits)} | ${s.p95.toFixed(digits)} | ${s.max.toFixed(1)} | ${s.perSecond.toFixed(0)} |`);
+  return rows.map(([name, s]) => `| ${name} | ${s.n} | ${s.p50.toFixed(digits)} | ${s.p95.toFixed(digits)} | ${s.max.toFixed(1)} | ${s.perSecond.toFixed(0)} | ${floorShare(s)} |`);
 }

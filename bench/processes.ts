@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../tests/support/server";
-import { loadFrom, tableRows, type Stats } from "./measure";
+import { loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -95,8 +95,7 @@ export function webProcessesSection(webProcesses: WebProcessesRun[] | null): str
     "",
     ...(webProcesses
       ? [
-          "| what | calls | p50 | p95 | max | calls/s |",
-          "| --- | ---: | ---: | ---: | ---: | ---: |",
+          ...TABLE_HEAD,
           ...webProcesses.flatMap((w) =>
             tableRows([
               [`POST /api/carrier_selection, 20 callers (separate process), ${plural(w.processes)}: the median of three runs`, w.rateShop],

@@ -7,7 +7,7 @@ import { rateConsignment } from "../app/modules/rating/rating.server";
 import { searchLocalities } from "../app/modules/localities/localities.server";
 import { todayIn } from "../app/modules/calendar/site-time";
 import { MEL_TO_BNE } from "../tests/support/rating";
-import { inProcess, loadFrom, medianOfThree, tableRows, type Stats } from "./measure";
+import { inProcess, loadFrom, medianOfThree, tableRows, type Stats, TABLE_HEAD } from "./measure";
 import type { Bench } from "./setup";
 
 export interface RatingRun {
@@ -140,8 +140,7 @@ export function ratingSection({ rows: rating, rateShopRuns }: RatingRun): string
     "Demo data: 18,519 Australian, 42,555 US and 126 NZ localities; 52,042 zone rows; about 6,300 rate lanes.",
     "Targets (issue 3): engine under 1 ms a rate shop at the median; HTTP p95 under 30 ms; locality search p95 under 10 ms.",
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     ...tableRows(rating, 3),
     "",
     "Against the targets of this run:",

@@ -17,7 +17,7 @@ import { createMailer } from "../app/modules/mail/mailer.server";
 import { runJob } from "../queues/queue.server";
 import { rowsOf } from "../app/utils/sql-rows";
 import { Client, startTestServer } from "../tests/support/server";
-import { inProcess, loadFrom, tableRows, type Stats } from "./measure";
+import { inProcess, loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
 import { prepareBench, type Bench } from "./setup";
 
 type Place = { locality: string; postcode: string; region: string | null };
@@ -125,8 +125,7 @@ export async function recipientsSection(bench: Bench): Promise<string[]> {
     `- import, POST /api/customers/{id}/recipients/import (gz), ${n(r.rows)} lines, ${n(r.created)} added: ${r.importSeconds.toFixed(2)} s, ${n(rate)} lines/s, ${met(rate >= 10_000)}`,
     `- beside it: the same rows as drizzle's plain 1,000-row inserts in one transaction (a bound parameter per value; the import sends each batch of 5,000 as one JSON parameter, which is why it is faster): ${r.floorSeconds.toFixed(2)} s, ${n(r.rows / r.floorSeconds)} rows/s`,
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     ...tableRows([
       [`GET /api/customers/{id}/recipients?limit=40&after=<the previous page's end, random over ${n(r.rows)}>: the lazily loaded next page, 1 caller (separate process)`, r.lazy],
       [`GET /api/customers/{id}/recipients?limit=40&offset=<random over ${n(r.rows)}>: a jump to a page, 1 caller (separate process)`, r.list],

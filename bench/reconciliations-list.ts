@@ -126,8 +126,8 @@ export function reconciliationsListLines(run: ListRun, kind: string): string[] {
   return [
     `${kind}, ${run.size.reconciliations.toLocaleString("en")} reconciliations on ${run.size.invoices.toLocaleString("en")} invoices; ${RUNS} calls a case, in process.`,
     "",
-    "| case | calls | p50 ms | p95 ms | max ms | calls/s |",
-    "|---|---|---|---|---|---|",
+    "| case | calls | p50 ms | p95 ms | max ms | calls/s | share of floor |",
+    "|---|---|---|---|---|---|---|",
     ...tableRows(run.rows.flatMap((r): Array<[string, Stats]> => [[`${r.name} (${r.who}): list`, r.list], [`${r.name} (${r.who}): meta_data`, r.meta]])),
     ...tableRows([["floor: indexed select ... limit 20", run.floor]]),
     "",

@@ -18,7 +18,7 @@ import { addMonths } from "../app/modules/despatch/manifest-dates";
 import { rowsOf } from "../app/utils/sql-rows";
 import { startTestServer } from "../tests/support/server";
 import { fillConsignments } from "./fixtures";
-import { inProcess, loadFrom, tableRows, type Stats } from "./measure";
+import { inProcess, loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
 import { prepareBench, type Bench } from "./setup";
 
 const OTHER_CUSTOMERS = 3;
@@ -131,8 +131,7 @@ export async function searchSection(bench: Bench): Promise<string[]> {
     "",
     `Targets (issue 15): with ${n(r.rows.own + r.rows.others)} consignments in the database (${n(r.rows.own)} of the bench customer, over a year and three sites), the header search p95 under 20 ms and the advanced search over a 2-month range p95 under 300 ms. Called as the despatcher (two of the three sites).`,
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     ...tableRows([
       ["GET /api/consignments/search, 3-6 character prefixes of numbers, references, names, 1 caller (separate process)", r.header],
       ["header search query in process (searchConsignments, no HTTP)", r.headerInProcess],

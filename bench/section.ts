@@ -8,14 +8,20 @@ import os from "node:os";
 import { seedDemo } from "../db/seed/demo";
 import { startTestServer } from "../tests/support/server";
 import { allocationSection } from "./allocation";
+import { filesSection } from "./files";
 import { invoiceImportSection } from "./invoice-import";
 import { reconcileSection } from "./reconcile";
 import { reconciliationsListSection } from "./reconciliations-list";
+import { shippingRulesSection } from "./shipping-rules";
+import { webhooksSection } from "./webhooks";
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   reconcile: reconcileSection,
   "reconciliations-list": reconciliationsListSection,
   allocation: allocationSection,
+  files: filesSection,
+  "shipping-rules": shippingRulesSection,
+  webhooks: webhooksSection,
   "invoice-import": async () => {
     const server = await startTestServer();
     try {

@@ -11,17 +11,17 @@ import { consignments, trackingEvents } from "../db/schema";
 import { createUser } from "../db/seed/factories";
 import { seedDemo } from "../db/seed/demo";
 import { Client, startTestServer, type TestServer } from "../tests/support/server";
-import { loadFrom, stats, tableRows, type Stats } from "./measure";
+import { loadFrom, stats, tableRows, type Stats, TABLE_HEAD } from "./measure";
 
 const EVENTS = 10_000;
 const BATCH = 1_000;
-const JOURNEY = ["picked_up", "in_transit", "in_transit", "on_board_for_delivery", "delivered_with_pod"] as const;
+export const JOURNEY = ["picked_up", "in_transit", "in_transit", "on_board_for_delivery", "delivered_with_pod"] as const;
 const CONSIGNMENTS = EVENTS / JOURNEY.length;
 
 type Raw = { rows?: { id: number }[] } | { id: number }[];
 
 /** `n` despatched consignments with numbers PREFIX000001..., straight into the table: returns their ids. */
-async function despatchedConsignments(server: TestServer, customerId: number, siteId: number, prefix: string, n: number): Promise<number[]> {
+export async function despatchedConsignments(server: TestServer, customerId: number, siteId: number, prefix: string, n: number): Promise<number[]> {
   const raw = (await server.db.execute(sql`
     insert into consignments (customer_id, site_id, state, consignment_number, reference, despatch_date, party_name, item_count, active)
     select ${customerId}, ${siteId}, 'despatched', ${prefix} || lpad(g::text, 6, '0'), 'PO-' || g, current_date, 'Brisbane Hardware', 1, true
@@ -31,7 +31,7 @@ async function despatchedConsignments(server: TestServer, customerId: number, si
 }
 
 /** Each consignment's journey, one event a step, the steps an hour apart. */
-function journeyEvents(prefix: string, n: number) {
+export function journeyEvents(prefix: string, n: number) {
   const start = Date.parse("2026-05-04T00:00:00Z");
   return Array.from({ length: n }, (_, i) =>
     JOURNEY.map((event, step) => ({
@@ -104,8 +104,7 @@ export async function trackingSection(server: TestServer, customerId: number, si
     "",
     `Targets (issue 14): ${EVENTS.toLocaleString("en")} tracking events posted in batches, applied with their states, at least 2,000 events a second end to end; the tracking screen of a consignment with 50 events, server p95 under 50 ms; the public tracking page, p95 under 30 ms with 20 callers.`,
     "",
-    "| what | calls | p50 | p95 | max | calls/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...TABLE_HEAD,
     `| POST /api/tracking_events, ${BATCH.toLocaleString("en")} events a post (a feed's token), 1 caller | ${r.posting.batches.n} | ${r.posting.batches.p50.toFixed(1)} | ${r.posting.batches.p95.toFixed(1)} | ${r.posting.batches.max.toFixed(1)} | ${r.posting.batches.perSecond.toFixed(1)} |`,
     ...tableRows([
       ["GET /api/track_trace/{id}, 50 events, 1 caller (separate process)", r.screen],

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -55,7 +56,9 @@ export async function openDatabase(options: { url?: string; dataDir?: string; lo
   const dataDir = options.dataDir ?? path.join(PROJECT_ROOT, "data/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   // loadDataDir: start from a dumped data folder (tests start from a migrated one) instead of initdb
-  const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
+  // pg_trgm: the recipient typeahead's trigram index (migration 0027), as on PostgreSQL
+  const extensions = { pg_trgm };
+  const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions } : { extensions });
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   return {
     kind: "pglite",
@@ -74,6 +77,24 @@ export async function openDatabase(options: { url?: string; dataDir?: string; lo
     },
     close: () => pglite.close(),
   };
+}
+
+/**
+ * Runs `work` holding a PostgreSQL advisory lock of the whole server, so that processes starting
+ * together on several hosts (web processes, workers) do not migrate or seed the same database at
+ * once: drizzle's migrator takes no lock, and two would both apply a migration. The lock is a
+ * session's, held on a connection of its own for the while. PGlite belongs to one process: no lock.
+ */
+export async function whilePreparing<T>(database: Database, work: () => Promise<T>): Promise<T> {
+  if (database.kind !== "postgres") return work();
+  const session = postgres(database.url!, { max: 1, onnotice: () => {} });
+  try {
+    await session`select pg_advisory_lock(hashtext('freightdesk:prepare'))`;
+    return await work();
+  } finally {
+    // ending the session releases the lock, whether or not the work succeeded
+    await session.end({ timeout: 5 });
+  }
 }
 
 export async function migrateDatabase(database: Database): Promise<void> {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db, DbOrTx } from "../db/client.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
 import type { Renderer } from "../app/modules/printing/renderer.server";
-import type { JobQueue } from "./queue.server";
+import type { JobQueue } from "../app/modules/jobs/queue";
 import { runCleanup, type CleanupResult } from "../app/modules/auth/cleanup.server";
 import { compactReconciliationTallies } from "../app/modules/reconciliation/tallies.server";
 import { despatchOutcome, despatchPayload, DESPATCHING, runDespatch, type DespatchResult } from "../app/modules/despatch/despatch.server";
@@ -11,7 +11,8 @@ import { releaseDespatch } from "../app/modules/despatch/recovery.server";
 import { fetchAndRecord, fetchMessage, MAX_FETCH, startTrackingAfterDespatch, type FetchResult } from "../app/modules/tracking/feed.server";
 import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../app/modules/tracking/replay.server";
 import { EXPORT_JOB, exportMessage, exportPayload, runExport, type ExportResult } from "../app/modules/exports/exports.server";
-import { removeOldExports } from "../app/modules/exports/files.server";
+import { deleteExpiredIdempotencyKeys } from "../app/modules/idempotency/store.server";
+import { removeExpiredFiles } from "../app/modules/files/index.server";
 import { DELETE_ALL_JOB, deleteAllMessage, deleteAllPayload, runDeleteAll, type DeleteAllResult } from "../app/modules/recipients/delete-all.server";
 import { RECIPIENTS_IMPORT_JOB, READING, importedMessage, recipientsImportPayload, releaseRecipientsImport, runRecipientsImport, type RecipientsImportResult } from "../app/modules/recipients/import-job.server";
 import { BOOK_JOB, bookOutcome, bookPayload, runBookings, type BookResult } from "../app/modules/bookings/book.server";
@@ -24,6 +25,7 @@ import { reconcileAndRerate } from "../app/modules/reconciliation/reconcile-job.
 import { INVOICING_JOB, invoicingErrors, invoicingMessage, invoicingPayload, runInvoicing, type InvoicingResult } from "../app/modules/invoicing/invoice.server";
 import { pruneIdleRunnerJobs, runDueSchedules, runnerMessage, SCHEDULES_JOB, schedulesPayload, type RunnerResult } from "../app/modules/invoicing/schedules.server";
 import { importDoneMessage, importErrors, INVOICE_IMPORT_JOB, invoiceImportPayload, runInvoiceImport, type InvoiceImportResult } from "../app/modules/invoices/import.server";
+import { RECOMPUTE_JOB, recomputeMessage, recomputePayload, runRecompute, type RecomputeResult } from "../app/modules/emissions/factors.server";
 import { notificationsPayload, notifyDespatched, sendMessage, sendNotifications, type SendResult } from "../app/modules/notifications/send.server";
 
 export type Progress = (pct: number, message: string) => Promise<void>;
@@ -57,19 +59,22 @@ export const JOBS = {
   "maintenance.cleanup": define({
     payload: z.object({ now: z.iso.datetime().optional() }),
     startMessage: "Removing expired sessions...",
-    doneMessage: (r: CleanupResult) =>
-      `Removed ${r.sessions} expired session(s), ${r.resetTokens} reset link(s) and ${r.signInAudits} old sign-in record(s).`,
+    doneMessage: (r: CleanupResult & { files: number }) =>
+      `Removed ${r.sessions} expired session(s), ${r.resetTokens} reset link(s), ${r.signInAudits} old sign-in record(s) and ${r.files} expired file(s).`,
     cron: "17 3 * * *",
     run: async ({ db }, payload, progress) => {
       const now = payload.now ? new Date(payload.now) : new Date();
       const result = await runCleanup(db, now, progress);
-      // export files past their download window go with the expired sessions
-      await removeOldExports(now);
+      // stored files past their time (exports, uploads whose job never ran) go with the expired
+      // sessions, on whichever host runs this: they are rows, not files on a disk
+      const files = await removeExpiredFiles(db, now);
       // and the reconciliations list's tallies are folded up (a day's appends into a row each)
       await compactReconciliationTallies(db);
       // and the invoicing schedules runner's minutely records of runs that ran nothing
       await pruneIdleRunnerJobs(db, now);
-      return result;
+      // and the /api answers kept for Idempotency-Key retries, past their 24 hours
+      await deleteExpiredIdempotencyKeys(db, now);
+      return { ...result, files };
     },
   }),
   "consignments.despatch": define({
@@ -198,7 +203,23 @@ export const JOBS = {
     cron: "* * * * *",
     run: ({ db, queue }, payload) => runDueSchedules(db, queue, payload.now ? new Date(payload.now) : new Date()),
   }),
+  // issue 33: a carrier's emission factor changed (or a backfill): its consignments' figures again
+  [RECOMPUTE_JOB]: define({
+    payload: recomputePayload,
+    startMessage: "Recomputing emissions...",
+    doneMessage: (r: RecomputeResult) => recomputeMessage(r),
+    run: ({ db }, payload, progress) => runRecompute(db, payload, progress),
+  }),
 };
 
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = z.input<(typeof JOBS)[N]["payload"]>;
+
+type PayloadsByName = { [N in JobName]: JobPayload<N> };
+
+// Fills in the queue interface's payloads (app/modules/jobs/queue.ts) from the schemas above, so
+// the modules' enqueue calls are typed without the modules importing this table.
+declare module "../app/modules/jobs/queue" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface JobPayloads extends PayloadsByName {}
+}

@@ -20,27 +20,12 @@ import {
 } from "../app/modules/jobs/jobs.server";
 import type { Mailer } from "../app/modules/mail/mailer.server";
 import type { Renderer } from "../app/modules/printing/renderer.server";
-import { JOBS, type JobName, type JobPayload } from "./definitions";
+import type { JobQueue } from "../app/modules/jobs/queue";
+import { startDispatcher, type Dispatcher } from "../app/modules/webhooks/dispatcher.server";
+import { JOBS, type JobName } from "./definitions";
 
-export interface EnqueueOptions {
-  /** run the insert inside this transaction, so the job exists only if the change commits */
-  tx?: DbOrTx;
-  userId?: number | null;
-  customerId?: number | null;
-  /** a key for "at most one such job queued at a time" */
-  singletonKey?: string;
-  /** the sites the job's subject belongs to: only users who see all of them read its status */
-  siteIds?: number[];
-  /** run it no sooner than this (a carrier's next tracking news); pg-boss keeps it across restarts */
-  startAfter?: Date;
-}
-
-export interface JobQueue {
-  enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options?: EnqueueOptions): Promise<{ jobId: string }>;
-  /** begins processing jobs in this process (the web process by default, or `npm run worker`) */
-  work(): Promise<void>;
-  stop(): Promise<void>;
-}
+// the interface lives below the modules that use it (app/modules/jobs/queue.ts); re-exported for the callers above them
+export type { EnqueueOptions, JobQueue } from "../app/modules/jobs/queue";
 
 /**
  * A pg-boss parameter as the pg driver would send it: drizzle drops an undefined parameter from
@@ -207,6 +192,8 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
   const workerId = newWorkerId();
   let sweeper: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
+  // webhook deliveries: their own table is their queue, worked where the jobs are (docs/decisions/039)
+  let webhooks: Dispatcher | null = null;
 
   const queue: JobQueue = {
     async enqueue(name, payload, options = {}) {
@@ -244,11 +231,13 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
           .finally(() => (sweeping = null));
       };
       sweep();
+      webhooks = startDispatcher(database.db, deps.mailer);
       sweeper = setInterval(sweep, (options.sweepSeconds ?? SWEEP_SECONDS) * 1000);
     },
 
     async stop() {
       if (sweeper) clearInterval(sweeper);
+      await webhooks?.stop();
       // a job the sweep resumed may run long: waited for as pg-boss waits for its own, then left to the next worker
       await Promise.race([sweeping, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });

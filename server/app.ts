@@ -1,14 +1,17 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
+// the adapter's own request and response conversions (its index exports only the whole handler;
+// the version is pinned exactly in package.json)
+import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { signInRateLimiter } from "./sign-in-limits";
 import helmet from "helmet";
-import type { AppServices } from "../app/services.server";
+import type { AppServices, ReadinessCheck } from "../app/services.server";
 import type { AppEntry } from "./build";
 import { bodyLimit } from "./body-limit";
+import { answerHealth } from "./health";
 import { REFUSED } from "./refuse";
 import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
 import { trackingLimiter } from "./tracking-limits";
@@ -71,6 +74,8 @@ export interface AppOptions {
   trustProxy?: string;
   /** GOOGLE_MAPS_API_KEY: when set, the CSP lets the browser load Google's map */
   googleMapsApiKey?: string;
+  /** when given, GET /healthz and /readyz are answered (server/health.ts) */
+  readiness?: ReadinessCheck;
 }
 
 /** TRUST_PROXY's text as Express's "trust proxy" value: unset or "false" none, "true" all, digits a hop count, else addresses. */
@@ -84,6 +89,9 @@ export function trustProxySetting(raw: string | undefined): boolean | number | s
 export function createApp(options: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
+  // first: a probe passes no limiter, session, compression or log
+  const { readiness } = options;
+  if (readiness) app.use((req, res, next) => void (answerHealth(readiness, req, res) || next()));
   try {
     app.set("trust proxy", trustProxySetting(options.trustProxy));
   } catch (e) {
@@ -120,19 +128,26 @@ export function createApp(options: AppOptions) {
   app.use(sameOriginOnly({ appUrl: options.appUrl, sessionCookie: entry.SESSION_COOKIE }));
   app.use(jsonBodiesOnly());
   app.use(signInRateLimiter({ ...options.rateLimit, parts: entry, db: options.services.db }));
-  app.use(trackingLimiter());
+  app.use(trackingLimiter({ db: options.services.db, Store: entry.TrackingGuessStore }));
   app.use("/build", express.static(path.join(options.root, "public/build"), { immutable: true, maxAge: "1y" }));
   // public/ holds only the favicon besides build/: serving it by name spares every other request a
   // file-system stat (measured at 8% of the server's time under load)
   app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
-  app.all(
-    "*",
-    createRequestHandler({
-      build: options.build,
-      mode: options.production ? "production" : "development",
-      getLoadContext: (_req, res) => ({ ...options.services, cspNonce: res.locals.cspNonce as string }),
-    }),
-  );
+  // Remix's Express adapter, opened up so that every /api POST passes the idempotency keys
+  // (docs/decisions/038): a retry with the same Idempotency-Key gets the first answer again
+  const handleRequest = createRequestHandler(options.build, options.production ? "production" : "development");
+  app.all("*", async (req, res, next) => {
+    try {
+      const request = createRemixRequest(req, res);
+      // the adapter leaves out empty headers: an empty key is a key refused (400), not no key
+      if (req.headers["idempotency-key"] === "") request.headers.set("Idempotency-Key", "");
+      const context: AppLoadContext = { ...options.services, cspNonce: res.locals.cspNonce as string };
+      const response = await entry.withIdempotency(context, request, (r) => handleRequest(r, context));
+      await sendRemixResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  });
   // the app's answer to a body cut off at the limit fails (the 413 went first): nothing to report
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.locals[REFUSED]) return;

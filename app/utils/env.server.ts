@@ -21,6 +21,15 @@ const schema = z.object({
   /** "0" runs no queue worker in the web process (use `npm run worker` instead) */
   RUN_WORKER: z.enum(["0", "1"]).default("1"),
   SEED_DEMO: z.enum(["0", "1"]).default("1"),
+  /**
+   * How long a working job may be silent before another worker's sweeper takes it over, and how
+   * often each worker sweeps (docs/decisions/008); unset: 120 s and 30 s. Shorter recovers a job
+   * whose worker died sooner, at the price of more heartbeats.
+   */
+  JOB_STALE_AFTER_SECONDS: z.coerce.number().int().min(4).optional(),
+  JOB_SWEEP_SECONDS: z.coerce.number().int().positive().optional(),
+  /** `npm run worker` answers GET /healthz and /readyz on this port when set (docs/decisions/031) */
+  WORKER_HEALTH_PORT: z.coerce.number().int().positive().optional(),
   /** "0" starts each web process's browser at its first print instead of right after it listens */
   PRINT_WARMUP: z.enum(["0", "1"]).default("1"),
   /** sign-in and password attempts allowed per client address in SIGNIN_RATE_WINDOW_MS */
@@ -37,6 +46,32 @@ const schema = z.object({
   SAML_IDP_CERT: z.string().optional(),
   /** set: the journey map uses Google Maps in the browser (and the CSP allows Google's map hosts); unset: the bundled vector map only */
   GOOGLE_MAPS_API_KEY: z.string().optional(),
+  /**
+   * Where new files' bytes go (docs/decisions/037): "database" (the default: chunks in PostgreSQL)
+   * or "s3" (the bucket below). Each file is read from where it was written, whatever this says.
+   */
+  FILE_STORE: z.enum(["database", "s3"]).default("database"),
+  FILE_STORE_S3_BUCKET: z.string().optional(),
+  /** an S3-compatible server (MinIO, Ceph, R2...): addressed path-style; unset: AWS S3 */
+  FILE_STORE_S3_ENDPOINT: z.string().url().optional(),
+  /** the bucket's region; needed on AWS; unset with an endpoint: "us-east-1" (an S3-compatible server mostly ignores it) */
+  FILE_STORE_S3_REGION: z.string().optional(),
+  /** both or neither; neither: the AWS SDK's default chain (AWS_* variables, profile, instance role) */
+  FILE_STORE_S3_ACCESS_KEY_ID: z.string().optional(),
+  FILE_STORE_S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** webhooks (docs/decisions/039): 1 lets endpoints use http and local or private addresses (development and tests only) */
+  WEBHOOKS_ALLOW_LOCAL: z.enum(["0", "1"]).default("0"),
+}).superRefine((c, ctx) => {
+  // refused at start (server.ts and the worker read env() first), not at the first upload
+  if (c.FILE_STORE === "s3" && !c.FILE_STORE_S3_BUCKET) {
+    ctx.addIssue({ code: "custom", path: ["FILE_STORE_S3_BUCKET"], message: "FILE_STORE=s3 needs the bucket's name in FILE_STORE_S3_BUCKET" });
+  }
+  if (c.FILE_STORE_S3_BUCKET && !c.FILE_STORE_S3_ENDPOINT && !c.FILE_STORE_S3_REGION) {
+    ctx.addIssue({ code: "custom", path: ["FILE_STORE_S3_REGION"], message: "an S3 bucket on AWS needs its region in FILE_STORE_S3_REGION" });
+  }
+  if (!c.FILE_STORE_S3_ACCESS_KEY_ID !== !c.FILE_STORE_S3_SECRET_ACCESS_KEY) {
+    ctx.addIssue({ code: "custom", path: [c.FILE_STORE_S3_ACCESS_KEY_ID ? "FILE_STORE_S3_SECRET_ACCESS_KEY" : "FILE_STORE_S3_ACCESS_KEY_ID"], message: "FILE_STORE_S3_ACCESS_KEY_ID and FILE_STORE_S3_SECRET_ACCESS_KEY go together (or set neither for the AWS SDK's default credentials)" });
+  }
 });
 
 export type Env = z.infer<typeof schema>;

@@ -79,3 +79,17 @@ export function firstErrorMessage(errors: FieldErrors | undefined): string | und
   for (const messages of Object.values(errors)) if (messages?.length) return messages[0];
   return undefined;
 }
+
+/**
+ * An /api body's error keys as a page form's field names (`{ name: "address.name" }`), so a page
+ * posting the same call marks the field the message is about; messages already under the field's
+ * own name come first.
+ */
+export function errorsAsFields(errors: FieldErrors, fieldOf: Record<string, string>): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [key, messages] of Object.entries(errors)) {
+    const field = fieldOf[key] ?? key;
+    out[field] = [...new Set([...(out[field] ?? []), ...(messages ?? [])])];
+  }
+  return out;
+}

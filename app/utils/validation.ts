@@ -1,31 +1,23 @@
 import type { z } from "zod";
 import { AppError, type FieldErrors } from "./errors";
+// installs the process-wide map: zod's default wording never reaches a person
+import { fieldMessage } from "./zod-messages";
 
-/** zod issues as the spec's per-field error lists (`{ field: [messages] }`, nested paths dotted). */
+export { fieldMessage };
+
+/**
+ * zod issues as the spec's per-field error lists (`{ field: [messages] }`, nested paths dotted).
+ * A message is kept once per field: one schema message covers several checks (a huge number
+ * fails both "whole" and "at most" with the same words), and a person reads it once.
+ */
 export function fieldErrorsFrom(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.join(".") : "base";
-    (out[key] ??= []).push(issue.message);
+    const list = (out[key] ??= []);
+    if (!list.includes(issue.message)) list.push(issue.message);
   }
   return out;
-}
-
-/** What a field says when its value will not do and its schema has no message of its own. */
-const OWN_MESSAGES: Record<string, string> = {
-  locality: "Please enter a locality",
-  sublocality: "Please enter a suburb",
-  postcode: "Postcode must be 4 or 5 digits",
-  region: "Please enter a region",
-};
-
-/** The message of the field at `path` (its last named part): 'Please enter a locality', 'Please check the item type'. */
-export function fieldMessage(path: readonly PropertyKey[]): string {
-  const name = [...path].reverse().find((k): k is string => typeof k === "string" && !/^\d+$/.test(k)) ?? "";
-  const own = OWN_MESSAGES[name.replace(/^(sender|receiver)_/, "")];
-  if (own) return own;
-  const label = name.replace(/_id$/, "").replace(/_/g, " ").trim();
-  return label ? `Please check the ${label}` : "Please check the form";
 }
 
 /**

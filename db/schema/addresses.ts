@@ -37,5 +37,9 @@ export const addresses = pgTable(
     // recipient typeahead (a customer's address book searched by name prefix) and the recipients
     // list in name order, whose lazily loaded pages continue after (lower(name), id)
     index("addresses_customer_name_id_idx").on(t.customerId, t.isRecipient, sql`lower(${t.name})`, t.id),
+    // the typeahead's search inside names, codes and localities (ILIKE '%x%', 3 characters or more)
+    index("addresses_recipient_trgm_idx")
+      .using("gin", t.name.op("gin_trgm_ops"), t.code.op("gin_trgm_ops"), t.locality.op("gin_trgm_ops"))
+      .where(sql`${t.isRecipient}`),
   ],
 );

@@ -14,6 +14,12 @@ import {
 } from "drizzle-orm/pg-core";
 import { customers, sites } from "./tenancy";
 
+/** How a service's freight travels: what its emission intensity factor depends on. */
+export const TRANSPORT_MODES = ["road", "air", "rail"] as const;
+export type TransportMode = (typeof TRANSPORT_MODES)[number];
+/** A carrier's own intensity (g CO2e per tonne-km, well-to-wheel) per mode, with where it came from. */
+export type CarrierEmissionFactors = Partial<Record<TransportMode, { g_per_tkm: number; source: string }>>;
+
 export const carriers = pgTable(
   "carriers",
   {
@@ -37,6 +43,8 @@ export const carriers = pgTable(
     deliverBy: boolean("deliver_by").notNull().default(false),
     deliverAt: boolean("deliver_at").notNull().default(false),
     options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
+    /** the carrier's own emission intensity per mode, replacing the default (docs/decisions/041) */
+    emissionFactors: jsonb("emission_factors").$type<CarrierEmissionFactors>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -57,6 +65,8 @@ export const services = pgTable(
     type: text("type", { enum: ["general", "overnight", "rail", "road", "sameday"] })
       .notNull()
       .default("general"),
+    /** how the freight travels, for its emissions (docs/decisions/041) */
+    transportMode: text("transport_mode", { enum: TRANSPORT_MODES }).notNull().default("road"),
     supportEmail: text("support_email"),
     routeCode: text("route_code"),
     serviceNameByCarrier: text("service_name_by_carrier"),

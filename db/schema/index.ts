@@ -16,3 +16,8 @@ export * from "./integrations";
 export * from "./finance";
 export * from "./reconciliations";
 export * from "./invoicing";
+export * from "./files";
+export * from "./idempotency";
+export * from "./shipping-rules";
+export * from "./emissions";
+export * from "./webhooks";

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   date,
@@ -15,6 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { carriers, services } from "./carriers";
 import { consignments } from "./consignments";
+import { files } from "./files";
 import { jobs } from "./jobs";
 import { customers, sites } from "./tenancy";
 import { users } from "./users";
@@ -36,6 +38,8 @@ export const bulkUploads = pgTable(
     /** hex SHA-256 of the uploaded bytes */
     fingerprint: text("fingerprint").notNull(),
     jobId: uuid("job_id").references(() => jobs.id, { onDelete: "set null" }),
+    /** the uploaded file while it waits for its job (the file store); null once the job is done */
+    fileId: uuid("file_id").references(() => files.id, { onDelete: "set null" }),
     /** lines read, consignments created, lines skipped */
     totalLines: integer("total_lines").notNull().default(0),
     created: integer("created").notNull().default(0),
@@ -45,6 +49,8 @@ export const bulkUploads = pgTable(
   (t) => [
     // the idempotency of an upload: one row per customer, kind and file content
     uniqueIndex("bulk_uploads_customer_kind_fingerprint_key").on(t.customerId, t.kind, t.fingerprint),
+    // a removed file finds the upload that pointed at it
+    index("bulk_uploads_file_idx").on(t.fileId).where(sql`file_id is not null`),
   ],
 );
 

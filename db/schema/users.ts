@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { customers, sites } from "./tenancy";
 
 export const ROLES = ["despatcher", "admin", "super_admin", "customer_service", "devs"] as const;
@@ -53,6 +53,9 @@ export const users = pgTable(
     /** may post carriers' tracking events (POST /api/tracking_events) for the customer's consignments; staff always may */
     canPostTrackingEvents: boolean("can_post_tracking_events").notNull().default(false),
     defaultSiteId: integer("default_site_id").references(() => sites.id),
+    /** the user's own time zone and date format (decision 032); null inherits (default site, customer country, provider) */
+    timezone: text("timezone"),
+    dateFormat: text("date_format", { enum: ["DD/MM/YYYY", "MM/DD/YYYY"] }),
     options: jsonb("options").$type<UserOptions>().notNull().default({}),
     lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -65,6 +68,7 @@ export const users = pgTable(
     uniqueIndex("users_authentication_token_key").on(t.authenticationToken),
     // users list of a customer
     index("users_customer_idx").on(t.customerId),
+    check("users_date_format_known", sql`${t.dateFormat} is null or ${t.dateFormat} in ('DD/MM/YYYY', 'MM/DD/YYYY')`),
   ],
 );
 
@@ -123,15 +127,27 @@ export const passwordResetTokens = pgTable(
 );
 
 /** One row per sign-in attempt, kept 90 days for security review, then removed by the cleanup job. */
+/** Attempts per client address in a window (the limiters' store, app/modules/auth/sign-in-counts.server.ts). */
+const attemptCountsTable = (name: string) =>
+  pgTable(name, {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+  });
+/** Either table of counts: the same columns, so one store serves both. */
+export type AttemptCountsTable = ReturnType<typeof attemptCountsTable>;
+
 /**
  * Failed sign-in attempts per client address in the current window (server/sign-in-limits.ts),
  * in the database so that every web process counts toward one limit.
  */
-export const signInAttemptCounts = pgTable("sign_in_attempt_counts", {
-  key: text("key").primaryKey(),
-  hits: integer("hits").notNull(),
-  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
-});
+export const signInAttemptCounts = attemptCountsTable("sign_in_attempt_counts");
+
+/**
+ * Public tracking links that opened nothing, per client address in the current window
+ * (server/tracking-limits.ts), shared by every web process and host as the sign-in counts are.
+ */
+export const trackingGuessCounts = attemptCountsTable("tracking_guess_counts");
 
 export const signInAudits = pgTable(
   "sign_in_audits",

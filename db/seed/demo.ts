@@ -21,7 +21,7 @@ import { seedReconciliationStates } from "./invoices/reconciliation-states";
 
 export const DEMO_USERS = [
   { email: "despatcher@example.com", fullName: "Dana Despatcher", role: "despatcher" },
-  { email: "superdespatcher@example.com", fullName: "Sam Superdespatcher", role: "despatcher", superDespatcher: true, canEditRecipients: true },
+  { email: "superdespatcher@example.com", fullName: "Sam Superdespatcher", role: "despatcher", superDespatcher: true, canEditRecipients: true, canBook: true, canBulkupload: true },
   { email: "admin@example.com", fullName: "Alex Admin", role: "admin" },
   { email: "superadmin@example.com", fullName: "Sky Superadmin", role: "super_admin" },
   { email: "customerservice@example.com", fullName: "Casey Service", role: "customer_service" },

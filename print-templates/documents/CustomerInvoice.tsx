@@ -7,6 +7,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import type { PostalAddress } from "../../db/schema/tenancy";
 import { costCategoryLabel, isoToDisplay } from "../../app/modules/invoices/schemas";
 import { DocumentHead, documentHtml } from "./Documents";
+import { formatKgCo2e } from "../../app/modules/emissions/method";
 
 export interface CustomerInvoiceDocument {
   number: string;
@@ -19,6 +20,8 @@ export interface CustomerInvoiceDocument {
   total: string;
   /** "GST", or null where none is charged (US) */
   taxName: string | null;
+  /** the consignments' well-to-wheel kg CO2e (docs/decisions/041): a total line after the money, never a charge */
+  emissions: { kg_co2e: number; consignments: number; without_figure: number } | null;
   lines: Array<{
     consignmentNumber: string | null;
     despatchDate: string | null;
@@ -96,6 +99,15 @@ function CustomerInvoice({ d }: { d: CustomerInvoiceDocument }) {
             <th colSpan={5}>Total</th>
             <th>{d.total}</th>
           </tr>
+          {d.emissions && d.emissions.consignments > 0 ? (
+            <tr>
+              <th colSpan={5}>
+                Emissions (kg CO2e), well-to-wheel, not a charge
+                {d.emissions.without_figure ? ` (${d.emissions.without_figure} of ${d.emissions.consignments} consignments without a figure)` : ""}
+              </th>
+              <th>{formatKgCo2e(d.emissions.kg_co2e)}</th>
+            </tr>
+          ) : null}
         </tfoot>
       </table>
     </section>

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./support/test";
 import { todayIn } from "../../app/modules/calendar/site-time";
 import { audit, hydrated, json, visit } from "./axe";
 import { PASSWORD, signIn } from "./helpers";
@@ -232,6 +232,8 @@ test("staff screens, as an admin", async ({ page }) => {
   await signIn(page, "admin@example.com");
   await visit(page, "/home", "home (admin)");
   await visit(page, "/mailbox");
+  await visit(page, "/jobs");
+  await visit(page, "/webhooks");
   await visit(page, "/zones");
   await test.step("zones with rows", async () => {
     await page.goto("/zones?carrier_code=SIMEX&q=3175");

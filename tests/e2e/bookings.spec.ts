@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { countMouse, despatchedSimex, mouseEvents, setUserFlags, signIn, tabTo } from "./helpers";
 
 /**
@@ -104,7 +104,7 @@ test("a despatcher books a pickup for despatched consignments with the keyboard,
 });
 
 test("a user without can_book is sent home from the booking screens", async ({ page }) => {
-  await signIn(page, "superdespatcher@example.com");
+  await signIn(page, "despatcher@example.com");
   for (const path of ["/bookings", "/new_bookings", "/booking/1"]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/$/);

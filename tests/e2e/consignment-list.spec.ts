@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./support/test";
 import { countMouse, mouseEvents, printTab, signIn, tabTo } from "./helpers";
 import { todayIn } from "../../app/modules/calendar/site-time";
 

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./support/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
@@ -59,7 +59,7 @@ test("customer service creates a customer and edits its options by keyboard: 'Cu
   await page.keyboard.press("Enter");
   await expect(page.getByText("Session timeout must be a whole number of minutes, at least 1")).toBeVisible();
   await expect(timeout).toHaveAttribute("aria-invalid", "true");
-  await timeout.focus();
+  await expect(timeout).toBeFocused();
   await page.keyboard.press("Backspace");
   await page.keyboard.type("30");
   // customer POD updates depend on customer despatch: unticking it disables them
@@ -124,4 +124,28 @@ test("custom references: add, remove, save, and no sorting while a row is unsave
   expect(await mouseEvents(page)).toBe(0);
   await page.reload();
   await expect(ref(page, 1)).toHaveValue("Bravo");
+});
+
+test("custom references: one longer than 4,000 characters is refused with the limit, not cut and saved (issue 31 item 8)", async ({ page }) => {
+  await signIn(page, "admin@example.com");
+  const made = await page.request.post("/api/customers", {
+    headers: { "X-Requested-With": "XMLHttpRequest" },
+    data: { name: `${NAME} long refs`, code: `${CODE}L`.slice(0, 20), custom_consignment_reference_type: "dropdown_generic" },
+  });
+  expect(made.status()).toBe(201);
+  const { id } = (await made.json()) as { id: number };
+  await page.goto(`/customers/${id}/reference_types`);
+  await expect(page.getByTestId("reference-types")).toHaveAttribute("data-hydrated", "true");
+  await countMouse(page);
+  await tabTo(page, ref(page, 1), 80);
+  // pasted text: a field with maxlength would keep the first 4,000 characters without a word
+  await page.keyboard.insertText("x".repeat(4001));
+  await expect(ref(page, 1)).toHaveValue("x".repeat(4001));
+  await tabTo(page, page.getByRole("button", { name: "Save" }), 10);
+  await page.keyboard.press("Enter");
+  await expect(page.locator("#reference-0-error")).toHaveText("Reference is too long (at most 4000 characters)");
+  await expect(ref(page, 1)).toHaveAttribute("aria-invalid", "true");
+  const stored = await page.request.get(`/api/customers/${id}/custom_references`, { headers: { "X-Requested-With": "XMLHttpRequest" } });
+  expect(JSON.stringify(await stored.json())).not.toContain("x".repeat(100));
+  expect(await mouseEvents(page)).toBe(0);
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 import { plusDays } from "../../app/modules/calendar/dates";
 import { formatDisplayDate } from "../../app/modules/calendar/display-date";
@@ -193,19 +193,21 @@ test("a quick quote switched to Los Angeles writes its date month first and pric
   await expect(page.getByTestId("quick-quote").first()).toContainText("Simulated Express");
 });
 
-test("staff type a fuel levy's first day in their current site's format, month first at Los Angeles", async ({ page }) => {
-  // an admin works at the customer's first site by name, the Los Angeles Warehouse
+test("staff type a fuel levy's first day in their own clock's format, not the first site's (the provider's DD/MM/YYYY without a setting)", async ({ page }) => {
+  // issue 31 #1: an admin has no site; the customer's first site by name is the Los Angeles
+  // Warehouse, whose MM/DD/YYYY this screen once asked for. Month first for a staff user who
+  // chooses it is tested in tests/integration/user-clock-screens.test.ts.
   await signIn(page, "admin@example.com");
   await page.goto("/rate_editor");
   const form = page.getByRole("form", { name: "Set a fuel levy" });
   await form.getByLabel("Carrier").selectOption("SIMEX");
   await form.getByLabel("Levy %").fill("12.5");
-  await expect(form.getByLabel("From", { exact: true })).toHaveAttribute("placeholder", "MM/DD/YYYY");
-  await form.getByLabel("From", { exact: true }).fill("07/01/2030");
+  await expect(form.getByLabel("From", { exact: true })).toHaveAttribute("placeholder", "DD/MM/YYYY");
+  await form.getByLabel("From", { exact: true }).fill("01/07/2030");
   await form.getByRole("button", { name: "Save levy" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Fuel levy of SIMEX set to 12.5% from 07/01/2030." })).toBeVisible();
-  // read back as 1 July (2030-07-01), shown month first
-  await expect(page.getByRole("row", { name: /Simulated Express 12\.5% 07\/01\/2030/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Fuel levy of SIMEX set to 12.5% from 01/07/2030." })).toBeVisible();
+  // read back as 1 July (2030-07-01), shown day first
+  await expect(page.getByRole("row", { name: /Simulated Express 12\.5% 01\/07\/2030/ })).toBeVisible();
 });
 
 test.describe("without JavaScript", () => {

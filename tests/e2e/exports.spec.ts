@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
@@ -38,7 +38,7 @@ test.describe("export report", () => {
     expect(download.suggestedFilename()).toMatch(/^consignments-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = (await readFile((await download.path())!, "utf8")).replace(/^\uFEFF/, "");
     const [header] = text.split(/\r?\n/);
-    expect(header).toMatch(/^Consignment number,Reference,Custom reference,Site,Despatch date,.*,Price excl GST,GST,Price incl GST$/);
+    expect(header).toMatch(/^Consignment number,Reference,Custom reference,Site,Despatch date,.*,Price excl GST,GST,Price incl GST,kg CO2e$/);
     expect(await mouseEvents(page)).toBe(0);
   });
 

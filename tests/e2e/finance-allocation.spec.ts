@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { importPayableInvoice } from "./finance-data";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext } from "./support/test";
 
 const json = { headers: { Accept: "application/json" } };
 

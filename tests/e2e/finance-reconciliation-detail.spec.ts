@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "./support/test";
 import { audit } from "./axe";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 

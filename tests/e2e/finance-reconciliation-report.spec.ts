@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { audit } from "./axe";
 import { countMouse, signIn } from "./helpers";
 

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "./support/test";
 import { audit } from "./axe";
 import { importPayableInvoice, type ImportedInvoice } from "./finance-data";
 import { countMouse, mouseEvents, signIn } from "./helpers";

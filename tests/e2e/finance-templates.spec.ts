@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./support/test";
 import { audit } from "./axe";
 import { countMouse, mouseEvents, signIn } from "./helpers";
 
@@ -97,7 +97,7 @@ test("an admin builds a template from the test run, saves it and imports with it
     await expect(results).toContainText("Mapped lines (2)");
     await expect(page.getByTestId("mapped-lines")).toContainText(`CN-${stamp}-1`);
     await expect(page.getByTestId("mapped-lines")).toContainText("Freight charge 1234.50");
-    await expect(results).toContainText("After step 2 EditValues STRIP");
+    await expect(results).toContainText("After step 2 EditValues (Remove characters)");
     await audit(page, "/carrier_invoice_config (test run)");
 
     await press(page, page.getByRole("button", { name: "Save", exact: true }).last());

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { PASSWORD, signIn } from "./helpers";
 
 test.describe("sign-in and landing", () => {
@@ -195,6 +195,8 @@ test.describe("home", () => {
       [...new Set(as.map((a) => (a as HTMLAnchorElement).getAttribute("href")!))].filter((h) => !h.includes("#")),
     );
     expect(hrefs.length).toBeGreaterThan(10);
+    // a whole page load per link (about 25 of them): the budget grows with the links, not one 30 s for all
+    test.setTimeout(30_000 + hrefs.length * 5_000);
     for (const href of hrefs) {
       const res = await page.goto(href);
       expect(res?.status(), href).toBe(200);

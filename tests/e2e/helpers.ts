@@ -1,4 +1,4 @@
-import { expect, type Browser, type Locator, type Page, type Request } from "@playwright/test";
+import { expect, type Browser, type Locator, type Page, type Request } from "./support/test";
 
 export const PASSWORD = "Demo-password-12";
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { countMouse, mouseEvents, printTab, signIn, tabTo } from "./helpers";
 
 const json = { headers: { Accept: "application/json" } };

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./support/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
@@ -60,8 +60,8 @@ test("an admin writes and publishes a notice by keyboard; the customer's despatc
   await expect(editor).toContainText("{{ first_name }}");
   await tabTo(page, page.getByRole("button", { name: "Save" }), 20);
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/notice\/\d+\?saved=1$/);
-  await expect(page.getByRole("status").filter({ hasText: "Notice updated." })).toBeVisible();
+  await expect(page).toHaveURL(/\/notice\/\d+\?created=1$/);
+  await expect(page.getByRole("status").filter({ hasText: "Notice created." })).toBeVisible();
   await expect(page.getByTestId("notice-state")).toContainText("Not published yet");
 
   await tabTo(page, page.getByRole("link", { name: "Back" }), 60);
@@ -72,7 +72,8 @@ test("an admin writes and publishes a notice by keyboard; the customer's despatc
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Notice updated." })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: HEADER })).toContainText("Published");
-  await expect(page.getByRole("button", { name: `Unpublish ${HEADER}` })).toBeVisible();
+  // focus stays on the button pressed, now Unpublish, not fallen to the body (issue 31 #9)
+  await expect(page.getByRole("button", { name: `Unpublish ${HEADER}` })).toBeFocused();
   expect(await mouseEvents(page)).toBe(0);
 
   // the despatcher of Acme: one more unseen, the notice in the bell, the tag filled in on home

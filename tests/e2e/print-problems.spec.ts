@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { signIn, startRatedConsignment, tabTo } from "./helpers";
 
 /** A print address a person opens that cannot print shows a page they can read, with a way back: never raw JSON. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { printTab, signIn, startRatedConsignment } from "./helpers";
 
 test("Save + Print Labels saves, prints the labels as a PDF and the consignment leaves Pending", async ({ page }) => {

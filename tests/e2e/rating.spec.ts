@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { signIn } from "./helpers";
 import { MEL_TO_BNE } from "../support/rating";
 import { todayIn } from "../../app/modules/calendar/site-time";

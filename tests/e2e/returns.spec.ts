@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { signIn } from "./helpers";
 
 test("a return: the sender from the address book, back to the site, with pickup information", async ({ page }) => {

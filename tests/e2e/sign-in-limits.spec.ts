@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { createServer } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { LOCKED_SIGN_IN, LOCK_AFTER_FAILURES, TOO_MANY_ATTEMPTS } from "../../app/modules/auth/limits";
 import { PASSWORD, countMouse, mouseEvents } from "./helpers";
 

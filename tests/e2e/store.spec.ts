@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
@@ -17,6 +17,9 @@ test("sets up a store, imports products and gets checkout rates with the key sho
   await signIn(page, "admin@example.com");
   await page.goto(`/customers/${ACME}/store`);
   await expect(page.getByRole("heading", { name: /online store/i })).toBeVisible();
+  // one store per customer: an earlier spec (accessibility-admin) may have set Acme's up already,
+  // and then Save shows no key (only a new store's first save, or Generate new key, makes one)
+  const hadStore = (await page.getByRole("button", { name: "Generate new key" }).count()) > 0;
   await countMouse(page);
 
   await tabTo(page, field(page, "Cart type"), 60);
@@ -37,16 +40,21 @@ test("sets up a store, imports products and gets checkout rates with the key sho
   await expect(page.getByText("Failed to set up store")).toBeVisible();
   await expect(field(page, "External id")).toHaveValue("bad id!");
   await expect(field(page, "External id")).toHaveAttribute("aria-invalid", "true");
-  await field(page, "External id").focus();
+  // focus went to the field refused (issue 31 #9)
+  await expect(field(page, "External id")).toBeFocused();
   await page.keyboard.press("Control+A");
   await page.keyboard.type(externalId);
   await page.keyboard.press("Enter");
 
   await expect(page.getByText("Store was saved.")).toBeVisible();
+  // a new store's first key, shown once, has focus (issue 31 #9); a store set up before shows none
+  if (hadStore) await expect(page.getByLabel("API key (shown once)")).toHaveCount(0);
+  else await expect(page.getByLabel("API key (shown once)")).toBeFocused();
   // a new store shows its first key once; Generate new key replaces it (and works on a store set up before)
   await tabTo(page, page.getByRole("button", { name: "Generate new key" }), 60);
   await page.keyboard.press("Enter");
   await expect(page.getByText("Store was saved.")).toBeVisible();
+  await expect(page.getByLabel("API key (shown once)")).toBeFocused();
   const key = await page.getByLabel("API key (shown once)").inputValue();
   expect(key).toMatch(/^fdsk_/);
   await expect(page.getByText(`A key ending in ${key.slice(-4)} is set.`)).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { countMouse, despatchedSimex, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
@@ -46,8 +46,8 @@ test.describe("manage tracking", () => {
       await expect(plain).not.toHaveURL(/\/login/);
       await plain.goto("/manage_tracking");
       // a date range over two months is refused with the spec's message
-      await plain.getByLabel("From").fill("2026-01-01");
-      await plain.getByLabel("To").fill("2026-06-01");
+      await plain.getByLabel("From", { exact: true }).fill("2026-01-01");
+      await plain.getByLabel("To", { exact: true }).fill("2026-06-01");
       await plain.getByRole("button", { name: "Replay" }).nth(1).click();
       await expect(plain.getByText("Date range too large, please select dates within 2 months.").first()).toBeVisible();
 

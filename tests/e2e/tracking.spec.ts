@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { countMouse, despatchedSimex, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
@@ -44,6 +44,12 @@ test("a despatched SIMEX consignment's journey shows on its tracking screen; the
   const dialog = page.getByRole("dialog", { name: "Tracking URL" });
   const field = dialog.getByLabel("Tracking URL");
   await expect(field).toHaveValue(/\/track\/[0-9a-f-]{36}$/);
+  // it opens on its field, not on New link, and Tab stays inside it (issue 31 #9)
+  await expect(field).toBeFocused();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press("Tab");
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
   const publicUrl = await field.inputValue();
   await tabTo(page, dialog.getByRole("button", { name: "Copy URL" }), 10);
   await page.keyboard.press("Enter");

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { countMouse, mouseEvents, signIn, tabTo } from "./helpers";
 
 /**
@@ -47,6 +47,8 @@ test("an admin creates a despatcher with a site and a generated password, by key
   const dialog = page.getByTestId("generate-password-dialog");
   await expect(dialog).toBeVisible();
   const generated = dialog.getByLabel("Generated password", { exact: true });
+  // it opens on the password, not on Close (issue 31 #9)
+  await expect(generated).toBeFocused();
   await expect(generated).toHaveValue(/^(?=.*[a-z])(?=.*[A-Z])(?=(?:.*\d){2}).{10,}$/);
   const password = await generated.inputValue();
   // focus is trapped: Tab after Tab stays inside the modal

@@ -133,6 +133,18 @@ describe("PUT /api/customers/{id}/branding", () => {
     expect(big.body.errors.logo_image).toEqual([BRANDING_MESSAGES.tooLarge]);
   });
 
+  it("on the screen without JavaScript, a 3 MB PNG is told it is too large, with the limit, not that its type is wrong (issue 31 item 8)", async () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ customer_id: String(demo.acme.id), ...au, site_id: "" })) form.set(k, v);
+    form.set("logo_image", new File([Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024, 7)])], "logo.png", { type: "image/png" }));
+    const res = await fetch(`${server.url}/branding`, { method: "POST", body: form, headers: { cookie: clients.admin.cookie, Origin: server.url } });
+    expect(res.status).toBe(422);
+    const html = (await res.text()).replace(/<script[\s\S]*?<\/script>/g, "");
+    expect(html).toContain(`id="logo_image-error" class="field-error">${BRANDING_MESSAGES.tooLarge}`);
+    expect(BRANDING_MESSAGES.tooLarge).toContain("2 MB");
+    expect(html).not.toContain(BRANDING_MESSAGES.typesOnly);
+  });
+
   it("refuses a PNG or JPEG larger than the pixel cap, small as its file is (issue 35 finding 10)", async () => {
     const pngOf = (width: number, height: number) => {
       const b = Buffer.from(PNG);

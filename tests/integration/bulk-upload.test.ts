@@ -6,9 +6,10 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bulkUploads, consignmentItems, consignments, users } from "../../db/schema";
+import { bulkUploads, consignmentItems, consignments, files, users } from "../../db/schema";
 import { ALREADY_UPLOADED, BATCH } from "../../app/modules/bulk-upload/import.server";
-import { storeFile } from "../../app/modules/bulk-upload/files.server";
+import { storeUploadFile, UPLOAD_GONE, UPLOAD_KEEP_DAYS } from "../../app/modules/bulk-upload/files.server";
+import { readWholeFile, type StoredFile } from "../../app/modules/files/index.server";
 import type { Client, TestServer } from "../support/server";
 import * as support from "../support/despatch";
 import { futureDate, type DespatchWorld, type Json } from "../support/despatch";
@@ -54,7 +55,7 @@ beforeAll(async () => {
   server = world.server;
   ({ despatcher, admin } = world.clients);
   await setFlags("despatcher@example.com", { canBulkupload: true });
-}, 120_000);
+}, 300_000);
 afterAll(() => server.close());
 
 describe("template and mappings", () => {
@@ -63,8 +64,9 @@ describe("template and mappings", () => {
     expect(template.status).toBe(200);
     expect(template.headers.get("content-type")).toMatch(/text\/csv/);
     const lines = (await template.text()).trim().split(/\r?\n/);
-    expect(lines[0]!.split(",")).toEqual(expect.arrayContaining(["site_code", "despatch_date", "receiver_name", "item_type", "quantity", "weight", "carrier_code", "service_code", "dg_un_number"]));
-    expect(lines).toHaveLength(3);
+    expect(lines[0]!.split(",")).toEqual(
+      expect.arrayContaining(["site_code", "despatch_date", "receiver_name", "item_type", "quantity", "weight", "carrier_code", "service_code", "pickup_at", "deliver_by", "deliver_at", "custom_reference", "special_requirements", "dg_un_number"]),
+    );
 
     const mappings = await despatcher.json<Json>("/api/bulk_upload_mappings");
     expect(mappings.status).toBe(200);
@@ -74,8 +76,37 @@ describe("template and mappings", () => {
 
     const services = await despatcher.json<Json>("/api/bulk_upload_mappings?type=services");
     expect(services.status).toBe(200);
-    expect(services.body.services).toContainEqual(expect.objectContaining({ site_code: "MEL", carrier_code: "NORTHLINE", service_code: "GEN" }));
+    expect(services.body.services).toContainEqual(expect.objectContaining({ site_code: "MEL", carrier_code: "NORTHLINE", service_code: "GEN", needs: [] }));
+    // Simulated Express collects at a booked time: its services say the file must give one
+    expect(services.body.services).toContainEqual(expect.objectContaining({ site_code: "MEL", carrier_code: "SIMEX", service_code: "SDY", needs: ["pickup_at"] }));
     expect((await despatcher.json<Json>("/api/bulk_upload_mappings?type=nonsense")).status).toBe(422);
+  });
+
+  it("the template, uploaded unchanged, makes every example consignment: one per kind of service, the pickup-time service too", async () => {
+    const template = await (await despatcher.request("/api/bulk_upload_template")).text();
+    const [header, ...rows] = template.trim().split(/\r?\n/);
+    const column = (name: string) => header!.split(",").indexOf(name);
+    const heads = rows.filter((r) => r.split(",")[column("site_code")]);
+    // a service without time slots and one that needs a pickup time, each named with its codes
+    const named = heads.map((r) => [r.split(",")[column("carrier_code")], r.split(",")[column("service_code")], r.split(",")[column("pickup_at")]]);
+    expect(named).toContainEqual(["SIMEX", expect.any(String), expect.stringMatching(/^\d{2}\/\d{2}\/\d{4} 10:00$/)]);
+    expect(named).toContainEqual([expect.any(String), expect.any(String), ""]);
+    expect(rows.length).toBeGreaterThan(heads.length);
+
+    const job = await uploadAndRun(template);
+    expect(job.info).toMatchObject({ total: heads.length, created: heads.length, skipped_total: 0, skipped: [] });
+    const made = await support.rowsOf(world, job.info.consignment_ids);
+    expect(made.every((c) => c.state === "despatchable")).toBe(true);
+    const simex = await despatcher.json<Json>(`/api/consignments/${made.find((c) => c.pickupAt)!.id}`);
+    expect(simex.body).toMatchObject({ carrier_code: "SIMEX", state: "despatchable" });
+    expect(simex.body.pickup_at).toMatch(/ 10:00$/);
+  });
+
+  it("the screen shows the column mappings and the carrier and service codes as tables, not raw JSON (issue 31 #6)", async () => {
+    const html = await (await despatcher.request("/bulk_upload")).text();
+    expect(html).not.toContain('href="/api/bulk_upload_mappings');
+    expect(html).toMatch(/<section id="bulk-columns"[\s\S]*<td class="font-mono">pickup_at<\/td>/);
+    expect(html).toMatch(/<section id="bulk-services"[\s\S]*<td>Same Day<\/td><td class="font-mono">SDY<\/td><td>Pickup time \(pickup_at\)<\/td>/);
   });
 
   it("refuses every call to a user with neither flag (403) and to no session (401)", async () => {
@@ -230,12 +261,47 @@ describe("import", () => {
     // played again from the start, as the sweeper does with a job whose worker died after its
     // batches committed (the file is still there then: it goes only when a run finishes)
     const [stored] = await server.db.select().from(bulkUploads).where(eq(bulkUploads.id, res.body.bulk_upload_id));
-    await storeFile(stored!, text);
+    expect(stored!.fileId).toBeNull();
+    await storeUploadFile(server.db, stored!, text);
     await server.db.execute(sql`update jobs set status = 'queued' where id = ${res.body.job_id}`);
     await runJob(world.deps, name, data);
     const job = (await despatcher.json<Json>(`/api/job_status/${res.body.job_id}`)).body;
     expect(job.info).toMatchObject({ created: 2, skipped_total: 0 });
     expect(await countByReference("RERUN-")).toBe(2);
+  });
+
+  it("keeps the file in the file store (a row, not a disk) for its job, which reads it from there and removes it when done", async () => {
+    const text = [HEADER, row(head("STORE-1"), item())].join("\n");
+    const res = await upload(despatcher, text);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [up] = await server.db.select().from(bulkUploads).where(eq(bulkUploads.id, res.body.bulk_upload_id));
+    const [file] = await server.db.select().from(files).where(eq(files.id, up!.fileId!));
+    expect(file).toMatchObject({ kind: "bulk_upload", customerId: up!.customerId, name: "upload.csv", size: Buffer.byteLength(text), sha256: up!.fingerprint });
+    // it expires (the nightly cleanup removes one whose job never finished)
+    expect(Math.abs(file!.expiresAt!.getTime() - file!.createdAt.getTime() - UPLOAD_KEEP_DAYS * 86_400_000)).toBeLessThan(60_000);
+    expect((await readWholeFile(server.db, file as StoredFile)).toString("utf8")).toBe(text);
+    expect((await support.workJob(world, res.body.job_id)).info.created).toBe(1);
+    expect(await server.db.select().from(files).where(eq(files.id, file!.id))).toEqual([]);
+    const [done] = await server.db.select().from(bulkUploads).where(eq(bulkUploads.id, up!.id));
+    expect(done!.fileId).toBeNull();
+  });
+
+  it("a job whose file is no longer in the store fails asking for it again; the same file uploaded again is stored again and runs", async () => {
+    const text = [HEADER, row(head("GONE-1"), item())].join("\n");
+    const res = await upload(despatcher, text);
+    const [up] = await server.db.select().from(bulkUploads).where(eq(bulkUploads.id, res.body.bulk_upload_id));
+    // as on a host where the file never was: only the store holds it
+    await server.db.delete(files).where(eq(files.id, up!.fileId!));
+    const failed = await support.workJob(world, res.body.job_id);
+    expect(failed).toMatchObject({ status: "failed", errors: [UPLOAD_GONE] });
+    expect(await countByReference("GONE-")).toBe(0);
+    const again = await upload(despatcher, text);
+    expect(again.body).toMatchObject({ duplicate: true, bulk_upload_id: up!.id });
+    expect(again.body.job_id).not.toBe(res.body.job_id);
+    const [restored] = await server.db.select().from(bulkUploads).where(eq(bulkUploads.id, up!.id));
+    expect(restored!.fileId).toBeTruthy();
+    expect((await support.workJob(world, again.body.job_id)).info.created).toBe(1);
+    expect(await countByReference("GONE-")).toBe(1);
   });
 
   it("quotes need can_bulkquote and consignments can_bulkupload", async () => {

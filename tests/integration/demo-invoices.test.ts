@@ -63,7 +63,7 @@ beforeAll(async () => {
   await loadLocalities(db());
   expect(await seedDemoIfEmpty(db())).toBe(true);
   all = await lines();
-}, 180_000);
+}, 600_000);
 afterAll(() => test.drop());
 
 describe("demo invoices", () => {

@@ -5,9 +5,11 @@
  * billed to the customer once: POST /api/invoices refuses the twin's lines by name, two invoicing
  * runs at once bill it once (the database's unique rule), and billing again takes a rebill with a note.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { billedCharges, carriers, customers, invoiceDetails, invoices, reconciliationNotes, reconciliations } from "../../db/schema";
+import { billedCharges, carrierAccounts, carriers, consignments, customers, invoiceDetails, invoices, reconciliationNotes, reconciliations } from "../../db/schema";
 import { createMailer } from "../../app/modules/mail/mailer.server";
 import { runInvoicing } from "../../app/modules/invoicing/invoice.server";
 import { reconcileLines } from "../../app/modules/reconciliation/reconcile.server";
@@ -78,7 +80,7 @@ beforeAll(async () => {
   const made = await admin.json<Json>("/api/carrier_invoice_configs", { method: "POST", json: template(carrierId) });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   configId = made.body.id;
-}, 120_000);
+}, 240_000);
 afterAll(() => server.close());
 
 describe("a carrier's twin invoice", () => {
@@ -226,5 +228,100 @@ describe("two invoicing runs at once over one consignment's lines", () => {
     const res = await invoice({ invoice_detail_ids: [three, four] });
     expect(res.status).toBe(422);
     expect(res.body.errors.invoice_detail_ids[0]).toBe(`Consignment ${number}-X: Freight charge is billed by more than one of the lines chosen; choose one.`);
+  });
+});
+
+describe("a consignment's charge billed under one of its names is billed under every name", () => {
+  const services = () => ({ db: db(), mailer: createMailer(db(), { from: "test@freightdesk.local" }), renderer: server.renderer });
+  /** a consignment of ours with a carrier's number, and that carrier */
+  async function aConsignment() {
+    const made = await support.createDespatchable(world, world.clients.despatcher, "MEL", "NORTHLINE", "GEN");
+    // the carrier's number, as printing its labels would give it
+    await db().update(consignments).set({ consignmentNumber: `EVERY${made.id}X${Date.now() % 100000}` }).where(eq(consignments.id, made.id));
+    const [c] = await db()
+      .select({ id: consignments.id, number: consignments.consignmentNumber, customerId: consignments.customerId, carrierId: carrierAccounts.carrierId })
+      .from(consignments)
+      .innerJoin(carrierAccounts, eq(carrierAccounts.id, consignments.carrierAccountId))
+      .where(eq(consignments.id, made.id));
+    expect(c?.number, "a despatchable consignment has the carrier's number").toBeTruthy();
+    return c!;
+  }
+  const billedLines = (ids: number[]) => db().select().from(invoiceDetails).where(inArray(invoiceDetails.sourceDetailId, ids));
+
+  it("billed while its line was unmatched (the carrier's number), a matched line of it later is refused by name, by the API and by the job", async () => {
+    const c = await aConsignment();
+    const unmatched = await reconciledLine(db(), c.customerId, { carrierId: c.carrierId, consignmentNumber: c.number!.toLowerCase() }, ["15.00"]);
+    const first = await runInvoicing(services(), { invoiceDetailIds: [unmatched], userId: null });
+    expect(first.invoices).toHaveLength(1);
+
+    const matched = await reconciledLine(db(), c.customerId, { carrierId: c.carrierId, consignmentNumber: c.number, consignmentId: c.id }, ["15.00"]);
+    const res = await invoice({ invoice_detail_ids: [matched] });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.errors.invoice_detail_ids[0]).toBe(`Consignment ${c.number}: Freight charge is already billed on customer invoice ${first.invoices[0]!.invoice_number}.`);
+    // a job queued before the first billing (no check at the door) refuses it too
+    const again = await runInvoicing(services(), { invoiceDetailIds: [matched], userId: null });
+    expect(again.invoices).toHaveLength(0);
+    expect(again.refused.map((r) => r.invoice_detail_id)).toEqual([matched]);
+    expect(await billedLines([matched])).toHaveLength(0);
+  });
+
+  it("billed matched, a line of it that is not matched (the carrier's number only) is refused, and so is a line under the number a person allocated it by", async () => {
+    const c = await aConsignment();
+    // a person allocated a line whose number the carrier misspelt to the consignment
+    const allocated = await reconciledLine(db(), c.customerId, { carrierId: c.carrierId, consignmentNumber: `${c.number}-MISSPELT`, consignmentId: c.id }, ["9.00"]);
+    const first = await runInvoicing(services(), { invoiceDetailIds: [allocated], userId: null });
+    expect(first.invoices).toHaveLength(1);
+
+    const byOwnNumber = await reconciledLine(db(), c.customerId, { carrierId: c.carrierId, consignmentNumber: c.number }, ["9.00"]);
+    const byMisspelt = await reconciledLine(db(), c.customerId, { carrierId: c.carrierId, consignmentNumber: `${c.number}-misspelt` }, ["9.00"]);
+    const r = await runInvoicing(services(), { invoiceDetailIds: [byOwnNumber, byMisspelt], userId: null });
+    expect(r.invoices).toHaveLength(0);
+    expect(r.refused.map((x) => x.invoice_detail_id).sort()).toEqual([byOwnNumber, byMisspelt].sort());
+    for (const x of r.refused) expect(x.message).toContain(`is already billed on customer invoice ${first.invoices[0]!.invoice_number}.`);
+
+    // a rebill with a note bills it again, recorded as a rebill under every name
+    const res = await invoice({ invoice_detail_ids: [byOwnNumber], rebill: true, note: "Carrier billed it twice; customer agreed" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await support.workJob(world, res.body.job_id, admin)).status).toBe("complete");
+    const [line] = await billedLines([byOwnNumber]);
+    const rows = await db().select().from(billedCharges).where(eq(billedCharges.invoiceDetailId, line!.id));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((b) => b.rebill)).toBe(true);
+  });
+
+  it("migration 0028 gives charges billed before it their other names, and marks a name billed twice before it as a rebill", async () => {
+    const c = await aConsignment();
+    const matched = await reconciledLine(db(), c.customerId, { carrierId: c.carrierId, consignmentNumber: c.number, consignmentId: c.id }, ["11.00"]);
+    const unmatched = await reconciledLine(db(), c.customerId, { carrierId: c.carrierId, consignmentNumber: c.number }, ["11.00"]);
+    const first = await runInvoicing(services(), { invoiceDetailIds: [matched], userId: null });
+    expect(first.invoices).toHaveLength(1);
+    const [billedMatched] = await billedLines([matched]);
+    // as before the rule: the matched line's charge held only its own name (c<id>), and the unmatched twin was billed under the carrier's number
+    await db().delete(billedCharges).where(and(eq(billedCharges.invoiceDetailId, billedMatched!.id), sql`consignment_key <> ${`c${c.id}`}`));
+    const second = await runInvoicing(services(), { invoiceDetailIds: [unmatched], userId: null });
+    expect(second.invoices).toHaveLength(1);
+    const [billedUnmatched] = await billedLines([unmatched]);
+    await db().delete(billedCharges).where(and(eq(billedCharges.invoiceDetailId, billedUnmatched!.id), sql`consignment_key <> ${`n${c.carrierId}:${c.number}`}`));
+
+    const file = readFileSync(path.join(import.meta.dirname, "../../db/migrations/0028_billed_under_every_name.sql"), "utf8");
+    // as the migrator runs it: one transaction, on one connection (its temporary tables are the connection's)
+    const migrate = () =>
+      db().transaction(async (tx) => {
+        for (const statement of file.split("--> statement-breakpoint")) await tx.execute(sql.raw(statement));
+      });
+    await migrate();
+
+    const names = async (id: number) => (await db().select({ key: billedCharges.consignmentKey, rebill: billedCharges.rebill, note: billedCharges.note }).from(billedCharges).where(eq(billedCharges.invoiceDetailId, id))).sort((a, b) => a.key.localeCompare(b.key));
+    const own = `n${c.carrierId}:${c.number!.toUpperCase()}`;
+    // the matched line billed first: it holds its own name and the carrier's number
+    expect(await names(billedMatched!.id)).toEqual([
+      { key: `c${c.id}`, rebill: false, note: null },
+      { key: own, rebill: false, note: null },
+    ]);
+    // the twin billed under the carrier's number before the rule keeps its row, now a rebill that says why
+    expect(await names(billedUnmatched!.id)).toEqual([{ key: own, rebill: true, note: "Billed again before migration 0028" }]);
+    // run again, it changes nothing
+    await migrate();
+    expect(await names(billedUnmatched!.id)).toHaveLength(1);
   });
 });

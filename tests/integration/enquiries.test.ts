@@ -193,11 +193,11 @@ describe("lists", () => {
 });
 
 describe("comments and status", () => {
-  it("'comment required'; a comment joins the trail; customer service's goes to the raiser, the raiser's to support only", async () => {
+  it("'Please enter a comment' for none; a comment joins the trail; customer service's goes to the raiser, the raiser's to support only", async () => {
     const t = (await despatcher.json<Json>("/api/tickets", { json: ticket({ email: "raiser@example.com", subject: "Trail" }) })).body;
     const empty = await despatcher.json<Json>(`/api/tickets/${t.id}/comment`, { json: { comment: "   " } });
     expect(empty.status).toBe(422);
-    expect(empty.body.errors.comment).toEqual(["comment required"]);
+    expect(empty.body.errors.comment).toEqual(["Please enter a comment"]);
     const answer = await customerService.json<Json>(`/api/tickets/${t.id}/comment`, { json: { comment: "We are on it" } });
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ author: "Casey Service", comment: "We are on it" });
@@ -236,6 +236,6 @@ describe("comments and status", () => {
     expect(made).toMatchObject({ subject: "Via the page", description: "From the form" });
     const empty = await despatcher.request("/enquiries", { form: { intent: "comment", ticket_id: String(made.id), comment: "" } });
     expect(empty.status).toBe(422);
-    expect(await empty.text()).toContain("comment required");
+    expect(await empty.text()).toContain("Please enter a comment");
   });
 });

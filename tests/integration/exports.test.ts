@@ -1,10 +1,12 @@
 import { eq, inArray } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consignments, customers, sites, userSites, users } from "../../db/schema";
+import { consignments, customers, files, jobs, sites, userSites, users } from "../../db/schema";
 import { createAddress } from "../../db/seed/factories";
 import { COST_HEADERS, exportHeaders } from "../../app/modules/exports/columns";
 import { MESSAGES } from "../../app/modules/exports/criteria";
+import { KEEP_DAYS, writeExportFile } from "../../app/modules/exports/files.server";
+import { FILE_MISSING, readWholeFile, type StoredFile } from "../../app/modules/files/index.server";
 import { Client, type TestServer } from "../support/server";
 import * as support from "../support/despatch";
 import type { DespatchWorld, Json } from "../support/despatch";
@@ -13,6 +15,8 @@ import type { DespatchWorld, Json } from "../support/despatch";
 let world: DespatchWorld;
 let server: TestServer;
 let tester: Client;
+let acmeId = 0;
+let testId = 0;
 
 const EVIL = '=HYPERLINK("http://evil.example","x")';
 const RANGE = { from_date: "01/08/2026", to_date: "31/10/2026" };
@@ -63,8 +67,8 @@ beforeAll(async () => {
   server = world.server;
   await server.db.update(users).set({ canExport: true }).where(inArray(users.email, ["despatcher@example.com", "admin@example.com", "customerservice@example.com", "tester@example.com"]));
   const ids = async (code: string) => (await server.db.select({ id: customers.id }).from(customers).where(eq(customers.code, code)))[0]!.id;
-  const acmeId = await ids("ACME");
-  const testId = await ids("TESTCO");
+  acmeId = await ids("ACME");
+  testId = await ids("TESTCO");
   const detail = {
     sell: [
       { category: "freight_charge", description: "Freight", amount: 70 },
@@ -92,7 +96,7 @@ beforeAll(async () => {
   const [tst] = await server.db.select({ id: sites.id }).from(sites).where(eq(sites.code, "TST"));
   await server.db.insert(userSites).values({ userId: testerRow!.id, siteId: tst!.id });
   tester = world.clients.tester;
-}, 120_000);
+}, 300_000);
 afterAll(() => server.close());
 
 describe("export report", () => {
@@ -107,7 +111,8 @@ describe("export report", () => {
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(lines[1]).toContain(",'@SUM(A1),");
     expect(lines[1]).toContain(",10/08/2026,");
-    expect(lines[1]).toMatch(/,2,12\.5,0\.25,100,10,110$/);
+    // the last column is kg CO2e: empty for a consignment inserted without a stored figure
+    expect(lines[1]).toMatch(/,2,12\.5,0\.25,100,10,110,$/);
   });
 
   it("an export with nothing in range still has its header line", async () => {
@@ -190,6 +195,48 @@ describe("export report", () => {
     expect((await world.clients.admin.json(`/api/exports/${jobId}/download`)).status).toBe(404);
     expect((await tester.json(`/api/exports/${jobId}/download`)).status).toBe(404);
     expect((await world.clients.despatcher.json("/api/exports/not-a-job/download")).status).toBe(404);
+  });
+
+  it("stores the file in the file store (a row, not a disk), expiring after KEEP_DAYS; the download reads it from there", async () => {
+    const { jobId, bytes } = await exportFile(world.clients.despatcher, "format=csv", RANGE);
+    const [job] = await server.db.select({ info: jobs.info }).from(jobs).where(eq(jobs.id, jobId));
+    const fileId = (job!.info as { file: string }).file;
+    const [file] = await server.db.select().from(files).where(eq(files.id, fileId));
+    expect(file).toMatchObject({ kind: "export", customerId: acmeId, name: "consignments-2026-08-01-to-2026-10-31.csv", size: bytes.length });
+    expect(Math.abs(file!.expiresAt!.getTime() - file!.createdAt.getTime() - KEEP_DAYS * 86_400_000)).toBeLessThan(60_000);
+    expect(await readWholeFile(server.db, file as StoredFile)).toEqual(bytes);
+    // gone from the store (the nightly cleanup removed it): the download says so, whatever any disk holds
+    await server.db.delete(files).where(eq(files.id, fileId));
+    const gone = await world.clients.despatcher.json<Json>(`/api/exports/${jobId}/download`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.errors.base).toEqual([FILE_MISSING]);
+  });
+
+  it("an export that fails part way leaves no file in the store, in either format", async () => {
+    const exportsStored = async () => (await server.db.select({ id: files.id }).from(files).where(eq(files.kind, "export"))).map((f) => f.id).sort();
+    const before = await exportsStored();
+    for (const format of ["csv", "xlsx"] as const) {
+      const failing = writeExportFile(server.db, { format, name: `failing.${format}`, customerId: acmeId }, ["Consignment"], async (writer) => {
+        // more than one of the store's chunks, so some were written before the failure
+        for (let i = 0; i < 40_000; i++) await writer.write([`CN${i}`.padEnd(40, "x")]);
+        throw new Error("the database went away");
+      });
+      await expect(failing).rejects.toThrow("the database went away");
+    }
+    expect(await exportsStored()).toEqual(before);
+  }, 120_000);
+
+  it("an export is read in the scope it was made in: its maker working for another customer gets a 404", async () => {
+    const { jobId } = await exportFile(world.clients.admin, "format=csv", RANGE);
+    const [admin] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@example.com"));
+    try {
+      // staff switched to another customer: the Acme file is not theirs to read there
+      await server.db.update(users).set({ currentCustomerId: testId }).where(eq(users.id, admin!.id));
+      expect((await world.clients.admin.json(`/api/exports/${jobId}/download`)).status).toBe(404);
+    } finally {
+      await server.db.update(users).set({ currentCustomerId: null }).where(eq(users.id, admin!.id));
+    }
+    expect((await world.clients.admin.request(`/api/exports/${jobId}/download`)).status).toBe(200);
   });
 
   it("the screen: the form posts without JavaScript and the job's page shows the download link; New Export only for admins", async () => {

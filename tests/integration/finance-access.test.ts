@@ -6,13 +6,12 @@
  * file is for staff; a finance user's POST to /invoices/allocate is a plain 403, not a server error.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { carriers, customers, invoiceDetails, invoices, reconciliations, sites, users } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createUser } from "../../db/seed/factories";
-import { invoiceFilesDir } from "../../app/modules/invoices/files.server";
+import { putFile } from "../../app/modules/files/index.server";
 import { FINANCE_ACCESS_MESSAGES } from "../../app/modules/invoices/access";
 import { todayIn } from "../../app/modules/calendar/site-time";
 import { Client, signInAll, startTestServer, type TestServer } from "../support/server";
@@ -62,9 +61,7 @@ beforeAll(async () => {
   Object.assign(c, await signInAll(server.url, EMAILS));
 
   // one carrier file, three customers' lines between them (and one not yet allocated to anyone)
-  const file = `${randomUUID()}.csv`;
-  await mkdir(invoiceFilesDir(), { recursive: true });
-  await writeFile(`${invoiceFilesDir()}/${file}`, `consignment,receiver,amount\nSHT1,${OTHER_RECEIVER},100.00\n`);
+  const file = (await putFile(server.db, { kind: "carrier_invoice", name: "carrier-file.csv", contentType: "text/csv" }, `consignment,receiver,amount\nSHT1,${OTHER_RECEIVER},100.00\n`)).id;
   const [inv] = await server.db
     .insert(invoices)
     .values({ accountingType: "payable", invoiceNumber: "SHARED-1", invoiceDate, carrierId: ids.auspost, total: STATED_TOTAL, state: "unallocated", originalFileName: "carrier-file.csv", originalFilePath: file, originalFileType: "CSV" })

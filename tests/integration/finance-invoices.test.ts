@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountingConnections, carriers, customers, invoiceCosts, invoiceDetails, invoices, services, simulatedAccounting, sites } from "../../db/schema";
+import { accountingConnections, carriers, customers, files, invoiceCosts, invoiceDetails, invoices, services, simulatedAccounting, sites } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { seedSupplierUid, SIMULATED_BUSINESS } from "../../app/modules/accounting/simulated.server";
 import { dateRange } from "../../app/modules/invoices/schemas";
@@ -179,6 +179,9 @@ describe("export", () => {
     expect(text).toContain(`"'=HYPERLINK(""x"")"`);
     expect(text).toContain("Fuel levy");
     expect(text.split("\r\n").filter(Boolean)).toHaveLength(3);
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="invoices-\d{4}-\d{2}-\d{2}\.csv"$/);
+    // written through the file store (no disk) and taken once: read to the end, it is gone from there
+    expect(await server.db.select().from(files).where(and(eq(files.kind, "export"), like(files.name, "invoices-%")))).toEqual([]);
     const [inv] = await server.db.select().from(invoices).where(eq(invoices.id, ids.a1));
     expect(inv).toMatchObject({ state: "exported", exportInfo: expect.objectContaining({ csv: true }) });
     expect(inv!.exportedAt).not.toBeNull();

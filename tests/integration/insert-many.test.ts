@@ -1,4 +1,6 @@
 /**
+ * @engines: PostgreSQL and PGlite in CI, because the bulk writer's JSON parameter comes back through two drivers (postgres.js, PGlite) with their own types.
+ *
  * insertMany (db/insert-many.ts), the bulk writer of bulk upload: rows go in as one JSON parameter
  * and come out as drizzle's insert would leave them: keys a row leaves out take the column's
  * default, JSON stays JSON, numerics and dates keep their values, quotes and backslashes are

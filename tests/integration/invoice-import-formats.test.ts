@@ -1,4 +1,6 @@
 /**
+ * @engines: PostgreSQL and PGlite in CI, because PGlite's one connection holds progress writes until the file's transaction ends.
+ *
  * Carrier invoice import over HTTP in every format (issue 18): XLSX and XLS files made here, a
  * formula's cached value, dates in three formats and amounts with currency signs and thousands
  * separators in one CSV, progress within a large file, and who may fetch an imported file back.

@@ -1,4 +1,6 @@
 /**
+ * @engines: PostgreSQL and PGlite in CI, because lines go in by COPY on PostgreSQL and by json_populate_recordset on PGlite.
+ *
  * Carrier invoice templates and import (issue 18 part A): template CRUD validation and roles, the
  * test run's messages, a CSV import end to end, the duplicate invoice number refused, and a file
  * with a bad row leaving nothing behind.
@@ -65,7 +67,7 @@ describe("templates", () => {
     const none = await post(admin, "/api/carrier_invoice_configs/test_run", { id: String(configId) }, [{ field: "file", name: "a.csv", text: "Inv,Date,Con\n" }]);
     expect(none.body.errors.file).toEqual(["No rows present in import results."]);
     const broke = await post(admin, "/api/carrier_invoice_configs/test_run", { id: String(configId) }, [{ field: "file", name: "a.csv", text: "Inv,Date,Con,Freight\nI9,31/02/2026,CN1,1\n" }]);
-    expect(broke.body.error).toMatch(/^row 2, step 3 MapFields: '31\/02\/2026'/);
+    expect(broke.body.error).toMatch(/^Row 2: '31\/02\/2026' in column \S+ is not a date for the invoice date$/);
   });
 });
 

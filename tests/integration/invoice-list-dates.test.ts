@@ -27,6 +27,8 @@ beforeAll(async () => {
   expect(await seedDemoIfEmpty(db())).toBe(true);
   // every site at UTC-11: the user's today is always a day behind the latest today anywhere (UTC+14)
   await db().update(sites).set({ timezone: "Pacific/Pago_Pago" });
+  // staff have no site: their own setting puts them there too (decision 032)
+  await db().update(users).set({ timezone: "Pacific/Pago_Pago" });
   const [u] = await db().select().from(users).where(eq(users.email, "finance@example.com"));
   finance = (await loadCurrentUser(db(), u!.id))!;
   const [a] = await db().select().from(users).where(eq(users.email, "admin@example.com"));

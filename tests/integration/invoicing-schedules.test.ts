@@ -16,6 +16,7 @@ import { runDueSchedules, runSchedule, SCHEDULES_JOB } from "../../app/modules/i
 import { invoiceableSql } from "../../app/modules/invoicing/invoiceable.server";
 import { seedDemoInvoicing } from "../../db/seed/invoices/invoicing";
 import { rowsOf } from "../../app/utils/sql-rows";
+import { statFile } from "../../app/modules/files/index.server";
 import { reconciledLine } from "../support/invoicing";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
@@ -177,7 +178,8 @@ describe("the demo's invoicing seed", () => {
     expect(first.invoiceId).not.toBeNull();
     const [inv] = await db().select().from(invoices).where(eq(invoices.id, first.invoiceId!));
     expect(inv).toMatchObject({ accountingType: "receivable", state: "invoiced" });
-    expect(inv!.pdfPath).toMatch(/\.pdf$/);
+    // its PDF is kept in the file store, owned by the invoice's customer (issue 30)
+    expect(await statFile(db(), inv!.pdfPath!)).toMatchObject({ kind: "customer_invoice_pdf", contentType: "application/pdf", customerId: inv!.customerId, expiresAt: null });
     const left = await invoiceable();
     expect(left).toHaveLength(2);
     // earlier tests made schedules here: the seed adds none to a database that has one

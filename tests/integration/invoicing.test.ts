@@ -5,19 +5,18 @@
  * GST by the billing country, gapless numbering (a rolled-back number is given back) and a line
  * billed once however often, or however concurrently, invoicing runs.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customers, invoiceCosts, invoiceDetails, invoices, reconciliations } from "../../db/schema";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { customers, fileChunks, files, invoiceCosts, invoiceDetails, invoices, reconciliations } from "../../db/schema";
 import { seedDemoIfEmpty } from "../../db/seed/demo";
 import { createCustomer, createSite } from "../../db/seed/factories";
 import { loadLocalities } from "../../db/seed/localities";
 import { runJob } from "../../queues/queue.server";
 import { createMailer, storedMessagesFor } from "../../app/modules/mail/mailer.server";
 import { formatInvoiceNumber, invoicingErrors, invoicingMessage, runInvoicing, takeInvoiceNumber } from "../../app/modules/invoicing/invoice.server";
-import { NO_INVOICING_EMAIL, receivableDir } from "../../app/modules/invoicing/pdf.server";
+import { deliverInvoice, NO_INVOICING_EMAIL } from "../../app/modules/invoicing/pdf.server";
+import { FILE_DAMAGED, FILE_MISSING, readWholeFile, statFile } from "../../app/modules/files/index.server";
 import { toCents } from "../../app/modules/invoicing/money";
 import { rowsOf } from "../../app/utils/sql-rows";
 import { reconciledLine } from "../support/invoicing";
@@ -54,7 +53,7 @@ beforeAll(async () => {
     expect((await client.signIn(email)).status).toBe(200);
     c[k as keyof typeof c] = client;
   }
-}, 240_000);
+}, 600_000);
 afterAll(() => server?.close());
 
 describe("POST /api/invoices over the demo's reconciled lines", () => {
@@ -116,8 +115,10 @@ describe("POST /api/invoices over the demo's reconciled lines", () => {
     for (const r of recs) expect(r.customerInvoiceDetailId).toBe(lines.find((l) => l.sourceDetailId === r.invoiceDetailId)!.id);
 
     // the PDF: real Chromium, A4, titled with the invoice number, and offered as the invoice's file
-    expect(inv!.pdfPath).toMatch(/\.pdf$/);
-    const stored = await readFile(join(receivableDir(), inv!.pdfPath!));
+    // kept in the file store, owned by the invoice's customer
+    const kept = await statFile(db(), inv!.pdfPath!);
+    expect(kept).toMatchObject({ kind: "customer_invoice_pdf", contentType: "application/pdf", customerId: inv!.customerId, expiresAt: null });
+    const stored = await readWholeFile(db(), kept!);
     expect(stored.subarray(0, 5).toString()).toBe("%PDF-");
     const pdf = await PDFDocument.load(stored);
     expect(pdf.getTitle()).toBe(`Invoice ${inv!.invoiceNumber}`);
@@ -265,6 +266,59 @@ describe("failures", () => {
     expect(invoicingMessage(r)).toMatch(/^Invoicing error: 1 invoice for 1 line\./);
     const [inv] = await invoicesOf(cust.id);
     expect(inv).toMatchObject({ pdfPath: null, total: "7.70" });
+  });
+
+  it("a PDF stored but whose invoice could not be updated is not kept: the PDF and its reference commit together", async () => {
+    const cust = await createCustomer(db(), { billingAddress: address("AUSTRALIA") });
+    const broken = { ...server.renderer, renderPdf: async () => Promise.reject(new Error("Chromium is gone")) };
+    const r = await runInvoicing({ ...services(), renderer: broken }, { invoiceDetailIds: [await reconciledLine(db(), cust.id, {}, ["7.00"])], userId: null });
+    const id = r.invoices[0]!.id;
+    const pdfsOf = async () => db().select({ id: files.id }).from(files).where(and(eq(files.kind, "customer_invoice_pdf"), eq(files.customerId, cust.id)));
+    // the update of the invoice fails inside the transaction, after the PDF was written in it
+    const real = db();
+    const failingTx = new Proxy(real, {
+      get(target, key) {
+        if (key !== "transaction") return Reflect.get(target, key);
+        return (fn: (tx: unknown) => Promise<unknown>) =>
+          target.transaction((tx) => fn(new Proxy(tx, { get: (t, k) => (k === "update" ? () => { throw new Error("update failed"); } : Reflect.get(t, k)) })));
+      },
+    });
+    const failed = await deliverInvoice({ ...services(), db: failingTx }, id);
+    expect(failed).toMatchObject({ pdf: false });
+    expect(failed.problem).toContain("update failed");
+    expect(await pdfsOf()).toEqual([]);
+    expect((await db().select({ p: invoices.pdfPath }).from(invoices).where(eq(invoices.id, id)))[0]!.p).toBeNull();
+    // made again without the fault: one PDF, the invoice pointing at it
+    expect(await deliverInvoice(services(), id)).toMatchObject({ pdf: true });
+    const kept = await pdfsOf();
+    expect(kept).toHaveLength(1);
+    expect((await db().select({ p: invoices.pdfPath }).from(invoices).where(eq(invoices.id, id)))[0]!.p).toBe(kept[0]!.id);
+  });
+
+  it("a PDF damaged in the store answers 409, one missing 404, each with its message and logged, never a 500", async () => {
+    const cust = await createCustomer(db(), { billingAddress: address("AUSTRALIA") });
+    await runInvoicing(services(), { invoiceDetailIds: [await reconciledLine(db(), cust.id, {}, ["3.00"])], userId: null });
+    const [inv] = await invoicesOf(cust.id);
+    const url = `/api/invoices/${inv!.id}/original_file`;
+    expect((await c.admin.request(url)).status).toBe(200);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await db().delete(fileChunks).where(eq(fileChunks.fileId, inv!.pdfPath!));
+      const damaged = await c.admin.json<{ errors: { base: string[] } }>(url);
+      expect(damaged.status).toBe(409);
+      expect(damaged.body.errors.base).toEqual([FILE_DAMAGED]);
+      await db().delete(files).where(eq(files.id, inv!.pdfPath!));
+      const missing = await c.admin.json<{ errors: { base: string[] } }>(url);
+      expect(missing.status).toBe(404);
+      expect(missing.body.errors.base).toEqual([FILE_MISSING]);
+      const lines = logged.mock.calls.map((call) => call.join(" "));
+      expect(lines.some((l) => l.includes(`invoice ${inv!.id}'s PDF`) && l.includes("damaged"))).toBe(true);
+      expect(lines.some((l) => l.includes(`invoice ${inv!.id}'s PDF`) && l.includes("missing"))).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+    // the invoice itself stays
+    expect((await invoicesOf(cust.id)).map((i) => i.id)).toEqual([inv!.id]);
   });
 
   it("a run that throws says 'Invoicing error'", async () => {

@@ -1,6 +1,8 @@
+// @engines: PostgreSQL and PGlite in CI, because pg-boss runs over PGlite's single connection as well as a pool.
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, passwordResetTokens, sessions, signInAttemptCounts, signInAudits, users } from "../../db/schema";
+import { files, jobs, passwordResetTokens, sessions, signInAttemptCounts, signInAudits, users } from "../../db/schema";
+import { putFile } from "../../app/modules/files/index.server";
 import { createMailer } from "../../app/modules/mail/mailer.server";
 import { runJob } from "../../queues/queue.server";
 import { seedDemo } from "../../db/seed/demo";
@@ -55,22 +57,29 @@ describe("background jobs", () => {
       { key: "203.0.113.1", hits: 4, resetAt: new Date(now - 1000) },
       { key: "203.0.113.2", hits: 2, resetAt: new Date(now + 600_000) },
     ]);
+    // stored files: an export past its time, one still in it, and a document kept for good
+    const expired = await putFile(server.db, { kind: "export", name: "old.csv", contentType: "text/csv", customerId: demo.acme.id, expiresAt: new Date(now - 1000) }, "a,b\r\n");
+    const live = await putFile(server.db, { kind: "bulk_upload", name: "new.csv", contentType: "text/csv", customerId: demo.acme.id, expiresAt: new Date(now + 3600_000) }, "c,d\r\n");
+    const kept = await putFile(server.db, { kind: "carrier_invoice", name: "kept.csv", contentType: "text/csv" }, "e,f\r\n");
     const before = { sessions: await total(sessions), tokens: await total(passwordResetTokens), audits: await total(signInAudits) };
 
     const first = await server.queue.enqueue("maintenance.cleanup", {}, { userId, customerId: demo.acme.id });
     const firstResult = await waitForJob(c, first.jobId);
     expect(firstResult.status).toBe("complete");
     expect(firstResult.pct_complete).toBe(100);
-    expect(firstResult.info).toEqual({ sessions: 2, resetTokens: 1, signInAudits: 1, attemptCounts: 1 });
+    expect(firstResult.info).toEqual({ sessions: 2, resetTokens: 1, signInAudits: 1, attemptCounts: 1, files: 1 });
+    const fileIds = (await server.db.select({ id: files.id }).from(files)).map((f) => f.id);
+    expect(fileIds).not.toContain(expired.id);
+    expect(fileIds).toEqual(expect.arrayContaining([live.id, kept.id]));
     expect((await server.db.select().from(signInAttemptCounts)).map((r) => r.key)).not.toContain("203.0.113.1");
-    expect(firstResult.message).toBe("Removed 2 expired session(s), 1 reset link(s) and 1 old sign-in record(s).");
+    expect(firstResult.message).toBe("Removed 2 expired session(s), 1 reset link(s), 1 old sign-in record(s) and 1 expired file(s).");
     const after = { sessions: await total(sessions), tokens: await total(passwordResetTokens), audits: await total(signInAudits) };
     expect(after).toEqual({ sessions: before.sessions - 2, tokens: before.tokens - 1, audits: before.audits - 1 });
 
     // the same job again: nothing left to remove, the same end state
     const second = await server.queue.enqueue("maintenance.cleanup", {}, { userId, customerId: demo.acme.id });
     const secondResult = await waitForJob(c, second.jobId);
-    expect(secondResult.info).toEqual({ sessions: 0, resetTokens: 0, signInAudits: 0, attemptCounts: 0 });
+    expect(secondResult.info).toEqual({ sessions: 0, resetTokens: 0, signInAudits: 0, attemptCounts: 0, files: 0 });
     expect({ sessions: await total(sessions), tokens: await total(passwordResetTokens), audits: await total(signInAudits) }).toEqual(after);
     // the signed-in user's own session survived both runs
     expect((await c.json("/api/users/current")).status).toBe(200);

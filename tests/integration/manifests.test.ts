@@ -1,3 +1,4 @@
+// @engines: PostgreSQL and PGlite in CI, because array_agg answers arrays through either driver.
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carrierAccounts, carriers, consignments, customers, itemTypes, manifests, sites, users, userSites } from "../../db/schema";

@@ -224,15 +224,21 @@ describe("sanitising", () => {
 });
 
 describe("the notices screens", () => {
-  it("save from the editor says 'Notice updated.', and field errors come back per field", async () => {
+  it("save from the editor says 'Notice created.' for a new notice and 'Notice updated.' for a change (issue 31 item 8), and field errors come back per field", async () => {
     const saved = await clients.admin.request("/notice", { form: { header: "From the form", customer_id: String(demo.acme.id), publish_at: "05/12/2026", content: "<p>Typed</p>" } });
     expect(saved.status).toBe(302);
     const location = saved.headers.get("location")!;
-    expect(location).toMatch(/^\/notice\/\d+\?saved=1$/);
+    expect(location).toMatch(/^\/notice\/\d+\?created=1$/);
     const page = await (await clients.admin.request(location)).text();
-    expect(page).toContain(MESSAGES.updated);
+    expect(page).toContain(MESSAGES.created);
+    expect(page).not.toContain(MESSAGES.updated);
     expect(page).toContain('value="From the form"');
     expect(page).toContain('value="05/12/2026"');
+    const changed = await clients.admin.request(location.replace(/\?.*$/, ""), { form: { header: "From the form, changed", customer_id: String(demo.acme.id), publish_at: "05/12/2026", content: "<p>Typed</p>" } });
+    expect(changed.headers.get("location")).toMatch(/^\/notice\/\d+\?saved=1$/);
+    const again = await (await clients.admin.request(changed.headers.get("location")!)).text();
+    expect(again).toContain(MESSAGES.updated);
+    expect(again).not.toContain(MESSAGES.created);
 
     const refused = await clients.admin.request("/notice", { form: { header: "", customer_id: String(demo.acme.id), publish_at: "", content: "" } });
     expect(refused.status).toBe(422);

@@ -1,4 +1,6 @@
 /**
+ * @engines: PostgreSQL and PGlite in CI, because WEB_CONCURRENCY needs PostgreSQL; on PGlite the server says so and runs one process.
+ *
  * The server as `npm start` runs it: the compiled entry (build/server.js) with several web
  * processes, and the modules taken from the Remix build, once.
  */
@@ -12,6 +14,7 @@ import { RendererUnavailable } from "../../app/modules/printing/renderer.server"
 import { JOBS } from "../../queues/definitions";
 import { loadBuild } from "../../server/build";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { followLines } from "../support/child-lines";
 import { freePort } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -29,28 +32,8 @@ function startServer(env: Record<string, string>) {
     env: { ...process.env, NODE_ENV: "production", SEED_DEMO: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const lines: string[] = [];
-  const waiters: Array<() => void> = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let rest = "";
-    stream.setEncoding("utf8").on("data", (chunk: string) => {
-      const parts = (rest + chunk).split("\n");
-      rest = parts.pop()!;
-      lines.push(...parts);
-      for (const wake of waiters.splice(0)) wake();
-    });
-  }
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  /** The first line matching `pattern` from line `from` on, as soon as it is printed. */
-  const line = async (pattern: RegExp, from = 0): Promise<RegExpMatchArray> => {
-    for (;;) {
-      const found = lines.slice(from).map((l) => l.match(pattern)).find(Boolean);
-      if (found) return found;
-      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before printing ${pattern}:\n${lines.join("\n")}`);
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  };
-  return { child, lines, exited, line };
+  const followed = followLines(child, "server");
+  return { child, lines: followed.lines, line: followed.line, exited: followed.exited.then((e) => e.code) };
 }
 
 /** One request on a connection of its own: the cluster hands each connection to the next process. */

@@ -1,3 +1,4 @@
+// @engines: PostgreSQL and PGlite in CI, because the typeahead's index and its extension must load on both engines.
 import { gzipSync } from "node:zlib";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -154,6 +155,29 @@ describe("recipients through the API", () => {
     // a recipient of another customer is not found under this one
     const other = await createAddress(server.db, demo.acme.id, { name: "Acme's own" });
     expect((await clients.admin.json(`${base(customer.id)}/${other.id}`)).status).toBe(404);
+  });
+
+  it("the form without JavaScript takes a locality without its postcode, as the site form does (one resolver)", async () => {
+    const { customer } = await freshCustomer();
+    await server.db.insert(localities).values([
+      { country: "AUSTRALIA", locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" },
+      { country: "AUSTRALIA", locality: "RICHMOND", postcode: "3121", region: "VIC" },
+      { country: "AUSTRALIA", locality: "RICHMOND", postcode: "2753", region: "NSW" },
+    ]);
+    const page = `/customers/${customer.id}/index_recipients`;
+    const post = (locality: string) =>
+      clients.admin.request(page, { form: { intent: "save", "address.name": "Gabba Traders", "address.address_line_1": "5 Ipswich Road", "address.locality": locality, "address.postcode": "", "address.country": "AUSTRALIA" } });
+    const saved = await post("Woolloongabba");
+    expect(saved.status, await saved.clone().text()).toBe(302);
+    const [row] = await server.db.select().from(addresses).where(and(eq(addresses.customerId, customer.id), eq(addresses.name, "Gabba Traders")));
+    expect(row).toMatchObject({ locality: "WOOLLOONGABBA", postcode: "4102", region: "QLD" });
+
+    // a name several places share asks for the postcode, beside the locality, as the site form asks
+    const several = await post("Richmond");
+    expect(several.status).toBe(422);
+    expect(await several.text()).toContain("More than one place matches: choose the locality from the list, or add its postcode");
+    const api = await clients.admin.json<Json>(base(customer.id), { json: { ...SYDNEY, locality: "richmond", postcode: "", region: "" } });
+    expect(api.body.errors).toEqual({ locality: ["More than one place matches: choose the locality from the list, or add its postcode"] });
   });
 
   it("pages by limit and offset (40 by default), by name, with a name prefix filter", async () => {

@@ -204,7 +204,7 @@ describe("PUT /api/reconciliations/{id} with costs (the Invoice Detail modal)", 
     const rec = await recOf(AP, 3);
     const { body } = await get(c.admin, rec.id);
     const costs = body.invoice_detail.costs.map((k: Json) => ({ id: k.id, category: k.category, description: k.description, amount: k.amount.toFixed(2) }));
-    const invalid = "Invalid data, description and category required, amount must be greather than 0.";
+    const invalid = "Invalid data, description and category required, amount must be greater than 0.";
     // a bad line wins over the missing note
     for (const bad of [{ category: "freight_charge", description: "", amount: "5" }, { category: "nope", description: "x", amount: "5" }, { category: "freight_charge", description: "x", amount: "0" }, { category: "freight_charge", description: "x", amount: "1.234" }]) {
       const res = await put(c.admin, rec.id, { version: body.version, costs: [...costs, bad] });
@@ -254,6 +254,21 @@ describe("PUT /api/reconciliations/{id} with costs (the Invoice Detail modal)", 
     expect(res.body.state).toBe("reconciled");
     expect(res.body.discrepancy_amount).toBeCloseTo(body.discrepancy_amount + 3, 2);
     expect(res.body.invoiced).toBeCloseTo(body.invoiced + 3, 2);
+  });
+
+  it("on the page without JavaScript, says a refused cost line once: beside the lines, not again above them (issue 31 item 8)", async () => {
+    const rec = await recOf(AP, 3);
+    const { body } = await get(c.admin, rec.id);
+    const res = await c.admin.request(`/reconciliation/${rec.id}?costs=1&back=%2Freconciliations`, {
+      method: "POST",
+      headers: { Accept: "text/html" },
+      form: [["intent", "save_costs"], ["version", String(body.version)], ["costs.0.category", "freight_charge"], ["costs.0.description", "x"], ["costs.0.amount", "0"], ["cost_note", "n"]],
+    });
+    expect(res.status).toBe(422);
+    // what the page shows, without the data its scripts carry
+    const shown = (await res.text()).replace(/<script[\s\S]*?<\/script>/g, "");
+    expect(shown.split("amount must be greater than 0.").length - 1).toBe(1);
+    expect(shown).not.toContain("greather");
   });
 });
 

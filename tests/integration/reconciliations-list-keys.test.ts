@@ -1,4 +1,6 @@
 /**
+ * @engines: PostgreSQL and PGlite in CI, because the list keys are kept by triggers, which both engines must run alike.
+ *
  * The reconciliations list's copies kept by triggers (migration 0023): the invoice line's filter
  * and sort keys on each reconciliation, and the tallies ledger the tab counts and totals are read
  * from. Each is checked against the truth it copies: the keys against the invoice line after the

@@ -271,4 +271,13 @@ describe("the /advanced screen", () => {
     const html = await (await clients.despatcher.request("/search?query=nojsq")).text();
     expect(html).toContain("NOJSQ-1");
   });
+
+  it("counts one item as '1 item' and more as 'items' (issue 31 item 8)", async () => {
+    await make({ consignmentNumber: "ONEITEM-1", itemCount: 1 });
+    await make({ consignmentNumber: "ONEITEM-2", itemCount: 2 });
+    const html = await (await clients.despatcher.request("/search?query=oneitem")).text();
+    expect(html).toMatch(/ONEITEM-1<\/a>[\s\S]*?· 1 item<\/span>/);
+    expect(html).toMatch(/ONEITEM-2<\/a>[\s\S]*?· 2 items<\/span>/);
+    expect(html).not.toContain("1 items");
+  });
 });

@@ -101,6 +101,14 @@ describe("route access", () => {
     await server.db.update(users).set({ canBook: false }).where(eq(users.email, "despatcher@example.com"));
   });
 
+  it("lets the demo's super despatcher try pickup bookings and the bulk uploader, and no other demo user (issue 31 item 11)", async () => {
+    const flagged = await server.db.select({ email: users.email, canBook: users.canBook, canBulkupload: users.canBulkupload }).from(users).where(eq(users.customerId, demo.acme.id));
+    expect(flagged.filter((u) => u.canBook).map((u) => u.email)).toEqual(["superdespatcher@example.com"]);
+    expect(flagged.filter((u) => u.canBulkupload).map((u) => u.email)).toEqual(["superdespatcher@example.com"]);
+    const s = await signedIn("superdespatcher@example.com");
+    for (const path of ["/bookings", "/new_bookings", "/bulk_upload"]) expect((await s.c.request(path)).status, path).toBe(200);
+  });
+
   it("sends unknown paths to / and a FINANCE user from / to /invoices_payable", async () => {
     const d = await signedIn("despatcher@example.com");
     expect((await d.c.request("/no/such/page")).headers.get("location")).toBe("/");

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addresses, carriers, consignments } from "../../db/schema";
+import { addresses, carriers, consignments, trackingGuessCounts } from "../../db/schema";
 import { loadBuild } from "../../server/build";
 import { TRACKING_GUESSES, TRACKING_TOO_MANY } from "../../server/tracking-limits";
 import { Client, serveApp, type TestServer } from "../support/server";
@@ -180,6 +180,28 @@ describe("the public tracking link", () => {
       expect((await anyone.request(link)).status).toBe(429);
     } finally {
       await fresh.close();
+      // the count is the database's (every process's): the tests after this one start clean
+      await server.db.delete(trackingGuessCounts);
+    }
+  });
+
+  it("counts guesses in the database, so two web processes over one database share one allowance (issue 35 finding 10)", async () => {
+    const [a, b] = [await serveApp(server.services), await serveApp(server.services)];
+    try {
+      const [onA, onB] = [new Client(a.url), new Client(b.url)];
+      const guess = () => `/track/${crypto.randomUUID()}`;
+      // half the allowance on each: neither process alone has seen enough to refuse
+      for (let i = 0; i < TRACKING_GUESSES; i++) expect((await (i % 2 ? onB : onA).request(guess())).status).toBe(404);
+      const [count] = await server.db.select().from(trackingGuessCounts);
+      expect(count!.hits).toBe(TRACKING_GUESSES);
+      for (const client of [onA, onB]) {
+        const limited = await client.request(guess());
+        expect(limited.status).toBe(429);
+        expect(await limited.text()).toContain(TRACKING_TOO_MANY);
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await server.db.delete(trackingGuessCounts);
     }
   });
 

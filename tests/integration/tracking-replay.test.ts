@@ -96,7 +96,13 @@ describe("tracking replay", () => {
     expect((await replay(customerService, { consignmentNumbers: ["X"] })).status).toBe(403);
     expect((await replay(despatcher, { consignmentNumbers: ["X"] })).status).toBe(403);
     const cases: [unknown, string, string | RegExp][] = [
-      [{}, "base", "Give consignmentNumbers, or carrier, fromDate and toDate"],
+      [{}, "base", "Enter consignment numbers, or choose a carrier and the From and To dates"],
+      [{ consignmentNumbers: 7 }, "consignmentNumbers", "Enter consignment numbers as text, one a line or separated by commas"],
+      // a blank date is told against its own field, not as "neither form of request"
+      [{ carrier: "SIMEX", fromDate: "", toDate: "2026-01-02" }, "fromDate", "From date must be a date (YYYY-MM-DD)"],
+      [{ carrier: "", fromDate: "2026-01-01", toDate: "2026-01-02" }, "carrier", "Choose a carrier"],
+      // the wrong way round is said against the dates, not answered "No consignment found"
+      [{ carrier: "SIMEX", fromDate: "2026-01-09", toDate: "2026-01-02" }, "fromDate", "The From date is after the To date: swap the dates"],
       [{ consignmentNumbers: " , " }, "consignmentNumbers", "Enter at least one consignment number"],
       [{ consignmentNumbers: ["NO-SUCH-NUMBER"] }, "consignmentNumbers", "No consignment found"],
       [{ carrier: "NOPE", fromDate: "2026-01-01", toDate: "2026-01-02" }, "carrier", "No carrier with this code"],
@@ -137,5 +143,13 @@ describe("tracking replay", () => {
     const wrong = await admin.request("/manage_tracking", { form: { by: "carrier", carrier: "SIMEX", fromDate: "2026-01-01", toDate: "2026-06-01" } });
     expect(wrong.status).toBe(422);
     expect(await wrong.text()).toContain("Date range too large, please select dates within 2 months.");
+
+    // From after To, without JavaScript: the message sits beside the From date, nothing beside the carrier
+    const reversed = await admin.request("/manage_tracking", { form: { by: "carrier", carrier: "SIMEX", fromDate: "2026-01-09", toDate: "2026-01-02" } });
+    expect(reversed.status).toBe(422);
+    const told = await reversed.text();
+    expect(told).toMatch(/id="fromDate-error"[^>]*>The From date is after the To date: swap the dates</);
+    expect(told).not.toContain('id="carrier-error"');
+    expect(told).not.toContain("No consignment found");
   });
 });

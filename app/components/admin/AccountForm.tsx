@@ -8,6 +8,7 @@ import type { AccountJson } from "~/modules/customers/accounts.server";
 import type { Crumb } from "~/modules/shell/breadcrumbs";
 import type { FieldErrors } from "~/utils/errors";
 import { useFocusFirstInvalid, fieldAria } from "~/components/Field";
+import { localTime } from "~/modules/calendar/site-time";
 
 type Loose = Record<string, unknown>;
 type ActionResult = { message: string; errors: FieldErrors; values: Loose | null };
@@ -44,6 +45,7 @@ export function AccountForm({
   crumbs,
   saved,
   superAdmin,
+  clock,
 }: {
   customerId: number;
   site: { id: number; code: string; name: string };
@@ -52,6 +54,8 @@ export function AccountForm({
   crumbs: Crumb[];
   saved: boolean;
   superAdmin: boolean;
+  /** the reader's zone and format (their clock), so the server's and the browser's renderings agree */
+  clock: { timeZone: string; dateFormat: string };
 }) {
   const result = useActionData<ActionResult>();
   const busy = useNavigation().state !== "idle";
@@ -199,7 +203,7 @@ export function AccountForm({
               {account.notes.map((n) => (
                 <li key={n.id}>
                   <span className="text-slate-600">
-                    {n.created_by}, {new Date(n.created_at).toLocaleString("en-AU")}:
+                    {n.created_by}, <time dateTime={n.created_at}>{localTime(new Date(n.created_at), clock.timeZone, clock.dateFormat)}</time>:
                   </span>{" "}
                   {n.text}
                 </li>

@@ -9,6 +9,7 @@ export function customerAdminLinks(customerId: number, generic: boolean): { to: 
     { to: `${base}/index_users`, label: "Users" },
     { to: `${base}/index_recipients`, label: "Recipients" },
     { to: `${base}/index_item_types`, label: "Item Types" },
+    { to: `${base}/shipping_rules`, label: "Shipping Rules" },
     ...(generic ? [{ to: `${base}/reference_types`, label: "Custom References" }] : []),
     { to: `${base}/custom_emails`, label: "Custom E-mails" },
     { to: `${base}/index_declarations`, label: "Declarations" },

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from "react";
-import { ADDRESS_FIELDS, ALLOCATE_BY, BY_REGION, MERGE_LIMITS, PLACEHOLDERS, REFERENCE_TYPES, REGIONS, SPECIAL_INSTRUCTIONS_MAX } from "~/modules/customers/admin";
+import { ADDRESS_FIELDS, ALLOCATE_BY, BY_REGION, MERGE_LIMITS, PLACEHOLDERS, REFERENCE_TYPE_LABELS, REFERENCE_TYPES, REGIONS, SPECIAL_INSTRUCTIONS_MAX } from "~/modules/customers/admin";
 import type { CustomerAdminJson } from "~/modules/customers/admin.server";
 
 /** What a field shows: the values just posted (a refused save keeps what was typed), else the stored ones. */
@@ -186,7 +186,7 @@ export function CustomerFields({ src, customer }: { src: FieldSource; customer: 
         <Choice name="options.merge_limit" label="Merge limit" src={src} choices={[{ value: "", label: "(not set)" }, ...MERGE_LIMITS.map((n) => ({ value: String(n), label: String(n) }))]} />
       </Group>
       <Group legend="Custom reference and placeholders">
-        <Choice name="custom_consignment_reference_type" label="Custom reference type" src={src} choices={REFERENCE_TYPES.map((t) => ({ value: t, label: t }))} fallback="text" />
+        <Choice name="custom_consignment_reference_type" label="Custom reference type" src={src} choices={REFERENCE_TYPES.map((t) => ({ value: t, label: REFERENCE_TYPE_LABELS[t] }))} fallback="text" />
         <TextField name="custom_consignment_reference_label" label="Custom reference label" src={src} maxLength={255} />
         {PLACEHOLDERS.map((p) => (
           <TextField key={p} name={`options.placeholder_texts.${p}`} label={`Placeholder: ${p.replace(/_/g, " ")}`} src={src} maxLength={255} />

@@ -117,12 +117,17 @@ export function AddressFields({
             render={(a) => `${a.name} — ${[a.address_line_1, a.locality, a.postcode].filter(Boolean).join(", ")}`}
             onPick={(a) => onChange({ ...emptyAddress(), ...Object.fromEntries(Object.entries(a).filter(([k, v]) => (ADDRESS_FIELDS as readonly string[]).includes(k) && v != null).map(([k, v]) => [k, String(v)])) })}
             aria-invalid={Boolean(err("name"))}
+            aria-describedby={err("name") ? `${id("name")}-error` : undefined}
             testId={`${prefix}-name`}
           />
         ) : (
-          <input id={id("name")} name={id("name")} className="input" maxLength={255} value={value.name} onChange={(e) => set({ name: e.target.value })} />
+          <input id={id("name")} name={id("name")} className="input" maxLength={255} value={value.name} onChange={(e) => set({ name: e.target.value })} aria-invalid={Boolean(err("name"))} aria-describedby={err("name") ? `${id("name")}-error` : undefined} />
         )}
-        {err("name") && <p className="field-error">{err("name")}</p>}
+        {err("name") && (
+          <p className="field-error" id={`${id("name")}-error`}>
+            {err("name")}
+          </p>
+        )}
       </div>
       {text("address_line_1", "Address line 1", 255)}
       {text("address_line_2", "Address line 2", 255)}

@@ -4,6 +4,7 @@ import { TimeSelect } from "~/components/TimeSelect";
 import type { ConsignmentJson } from "~/modules/consignments/consignments.server";
 import { formatDate } from "~/modules/consignments/rules";
 import type { Rate } from "~/modules/rating/engine";
+import type { RuleDecision } from "~/modules/shipping-rules/evaluate";
 import type { ConsignmentFormState } from "./useConsignmentFormState";
 
 /** Carrier selection: Get rates, why rates cannot be had yet, the time slots a service needs, the rates to choose from. */
@@ -73,8 +74,19 @@ export function CarrierSelection({ f }: { f: ConsignmentFormState }) {
   );
 }
 
+/** The shipping rule that chose this rate. */
+function ChosenByRule({ name }: { name: string }) {
+  return (
+    <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900" data-testid="chosen-by-rule">
+      chosen by rule {name}
+    </span>
+  );
+}
+
 function RateList({ rates, chosen, onChoose, savedRate, country }: { rates: Rate[] | null; chosen: string; onChoose: (key: string) => void; savedRate: ConsignmentJson | null; country: string }) {
   if (!rates) {
+    // what the shipping rules decided, kept in the saved rating detail (docs/decisions/040)
+    const rule = (savedRate?.rating_detail as { shipping_rule?: RuleDecision } | null | undefined)?.shipping_rule;
     if (savedRate?.carrier_code) {
       return (
         <div className="text-sm">
@@ -82,7 +94,17 @@ function RateList({ rates, chosen, onChoose, savedRate, country }: { rates: Rate
           <p>
             {savedRate.carrier_name} · {savedRate.service_name}: {savedRate.poa_carrier ? "POA" : savedRate.service_rate == null ? "NA" : `$${savedRate.service_rate.toFixed(2)}`}
             {savedRate.estimated_delivery_date ? ` · ETA ${formatDate(savedRate.estimated_delivery_date, country)}` : ""}
+            {rule?.rule_name && rule.chosen?.toLowerCase() === `${savedRate.carrier_code}:${savedRate.service_code}`.toLowerCase() ? <ChosenByRule name={rule.rule_name} /> : null}
           </p>
+          {rule?.fall_throughs.length ? (
+            <ul className="text-xs text-slate-600" aria-label="Shipping rules passed over">
+              {rule.fall_throughs.map((f) => (
+                <li key={f.rule_id}>
+                  Rule {f.rule_name} passed over: {f.reason}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       );
     }
@@ -99,6 +121,7 @@ function RateList({ rates, chosen, onChoose, savedRate, country }: { rates: Rate
             <span className="flex-1">
               <span className="font-medium">{r.name}</span> · {r.service}
               {r.estimated_delivery_date ? <span className="ml-2 text-xs text-slate-600">ETA {formatDate(r.estimated_delivery_date, country)}</span> : null}
+              {r.chosen_by_rule ? <ChosenByRule name={r.chosen_by_rule} /> : null}
             </span>
             <span className="tabular-nums font-semibold" data-testid="rate-total">
               {r.is_poa ? "POA" : r.is_na || r.total == null ? "NA" : `$${r.total.toFixed(2)}`}

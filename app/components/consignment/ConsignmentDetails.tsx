@@ -54,7 +54,7 @@ export function ConsignmentDetails({ f, data }: { f: ConsignmentFormState; data:
             ))}
           </select>
         ) : (
-          <input id="custom_reference" name="custom_reference" className="input" maxLength={4000} value={customReference} onChange={(e) => setCustomReference(e.target.value)} placeholder={data.customer.placeholders.custom_reference ?? ""} />
+          <input id="custom_reference" name="custom_reference" className="input" value={customReference} onChange={(e) => setCustomReference(e.target.value)} placeholder={data.customer.placeholders.custom_reference ?? ""} />
         )}
         {errorFor("custom_reference") && <p className="field-error">{errorFor("custom_reference")}</p>}
       </div>

@@ -1,9 +1,10 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { createPortal } from "react-dom";
 import { localTime } from "~/modules/calendar/site-time";
 import { fieldLabel, MESSAGES, SAVE_BLOCK_MS, type ChangeJson, type InformationJson } from "~/modules/consignments/information";
 import { apiFetch } from "~/utils/api-client";
+import { trapTab } from "~/components/trap-tab";
 import { InformationForm } from "./InformationForm";
 
 export type Change = ChangeJson;
@@ -12,24 +13,6 @@ export interface InformationData {
   information: InformationJson;
   changes: Change[];
   itemChanges: Change[];
-}
-
-/** Tab and Shift+Tab stay inside the dialog: from its last control to its first and back. */
-export function trapTab(e: KeyboardEvent<HTMLElement>) {
-  if (e.key !== "Tab") return;
-  const controls = [
-    ...e.currentTarget.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, summary, [tabindex]:not([tabindex='-1'])"),
-  ].filter((el) => el.offsetParent !== null || el === document.activeElement);
-  const first = controls[0];
-  const last = controls[controls.length - 1];
-  if (!first || !last) return;
-  if (e.shiftKey && document.activeElement === first) {
-    e.preventDefault();
-    last.focus();
-  } else if (!e.shiftKey && document.activeElement === last) {
-    e.preventDefault();
-    first.focus();
-  }
 }
 
 /**

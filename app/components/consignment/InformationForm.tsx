@@ -1,10 +1,10 @@
 import type { FormEvent } from "react";
 import { fieldLabel, type InformationJson } from "~/modules/consignments/information";
 
+// no limit on the custom reference: a maxlength cut a pasted one silently; the server refuses it with its limit
 const LIMITS: Record<string, number> = {
   consignment_number: 40,
   reference: 255,
-  custom_reference: 4000,
   special_instructions: 80,
   charge_account: 30,
 };

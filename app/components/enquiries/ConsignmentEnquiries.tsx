@@ -1,6 +1,7 @@
-import { useRouteLoaderData } from "@remix-run/react";
+import { useFetcher, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { isDespatched } from "~/modules/consignments/rules";
+import type { EnquiryFormResult } from "~/modules/enquiries/page.server";
 import { LATEST_LIMIT, listSubject, MESSAGES, STATUS_LABELS, type CategoryJson, type TicketJson } from "~/modules/enquiries/types";
 import type { ConsignmentState } from "../../../db/schema/consignments";
 import { apiFetch } from "~/utils/api-client";
@@ -16,6 +17,10 @@ export function ConsignmentEnquiries({ consignment }: { consignment: { id: numbe
   const dialog = useRef<HTMLDialogElement>(null);
   const [latest, setLatest] = useState<TicketJson[] | null>(null);
   const [categories, setCategories] = useState<CategoryJson[]>([]);
+  // sent by a fetcher: a refusal comes back into the modal (its fields marked, focus on the first by
+  // FocusAfterSubmit); a success redirects to the enquiries page. Without JavaScript the form posts there.
+  const fetcher = useFetcher<EnquiryFormResult>();
+  const refused = fetcher.state === "idle" && fetcher.data?.intent === "create" ? fetcher.data : undefined;
   const id = consignment?.id;
   const despatched = isDespatched(consignment?.state);
   useEffect(() => {
@@ -72,6 +77,9 @@ export function ConsignmentEnquiries({ consignment }: { consignment: { id: numbe
             categories={categories}
             defaults={{ full_name: layout?.user.fullName ?? "", email: layout?.user.email ?? "", phone: "" }}
             idPrefix="modal-enquiry"
+            as={fetcher.Form}
+            errors={refused?.errors ?? {}}
+            values={refused?.values}
             onCancel={() => dialog.current?.close()}
           />
         </div>

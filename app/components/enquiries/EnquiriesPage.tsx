@@ -76,7 +76,7 @@ export function EnquiriesPage() {
           Filter
         </button>
       </Form>
-      <EnquiryList tickets={page.tickets} trails={page.trails} staff={page.staff} formResult={result && !creating ? result : undefined} />
+      <EnquiryList tickets={page.tickets} trails={page.trails} staff={page.staff} clock={page.clock} formResult={result && !creating ? result : undefined} />
       {pages > 1 ? (
         <nav aria-label="Pages" className="flex items-center gap-2 text-sm">
           {page.page > 1 ? <Link to={pageLink(page.page - 1)} className="btn">Previous</Link> : null}

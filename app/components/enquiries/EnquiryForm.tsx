@@ -19,6 +19,7 @@ export function EnquiryForm({
   values,
   idPrefix = "enquiry",
   onCancel,
+  as: FormComponent = Form,
 }: {
   action?: string;
   categories: CategoryJson[];
@@ -27,6 +28,8 @@ export function EnquiryForm({
   values?: Record<string, string>;
   idPrefix?: string;
   onCancel?: () => void;
+  /** the modal sends through a fetcher's Form, so a refusal is shown in the modal, not on another page */
+  as?: typeof Form;
 }) {
   const v = (name: keyof EnquiryFormDefaults | "subject" | "category_id" | "description") => values?.[name] ?? (name in defaults ? defaults[name as keyof EnquiryFormDefaults] : "");
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -41,7 +44,7 @@ export function EnquiryForm({
   const described = (name: string) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": id(`${name}-error`) } : {});
   const base = errors.base?.[0] ?? errors.consignment_id?.[0];
   return (
-    <Form method="post" action={action} className="space-y-3" noValidate aria-label="New enquiry" data-testid="enquiry-form">
+    <FormComponent method="post" action={action} className="space-y-3" noValidate aria-label="New enquiry" data-testid="enquiry-form">
       <input type="hidden" name="intent" value="create" />
       {base ? (
         <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="enquiry-failure">
@@ -111,6 +114,6 @@ export function EnquiryForm({
           </button>
         ) : null}
       </div>
-    </Form>
+    </FormComponent>
   );
 }

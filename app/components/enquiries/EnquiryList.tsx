@@ -1,7 +1,9 @@
 import { Form, Link } from "@remix-run/react";
+import { localTime } from "~/modules/calendar/site-time";
 import { listSubject, MESSAGES, STATUS_LABELS, STATUSES, type CommentJson, type TicketJson } from "~/modules/enquiries/types";
 
-const when = (iso: string) => new Date(iso).toISOString().slice(0, 16).replace("T", " ");
+type Clock = { timeZone: string; dateFormat: string };
+const timeFor = (iso: string, clock: Clock) => localTime(new Date(iso), clock.timeZone, clock.dateFormat);
 
 /**
  * Enquiries with their status and subject (cut at 35); each row's trail opens below it (a
@@ -12,13 +14,17 @@ export function EnquiryList({
   tickets,
   trails,
   staff,
+  clock,
   formResult,
 }: {
   tickets: TicketJson[];
   trails: Record<string, CommentJson[]>;
   staff: boolean;
+  /** the reader's zone and format: the server and the browser render the same text */
+  clock: Clock;
   formResult?: { intent: string; ticketId?: number; errors: Record<string, string[]>; values: Record<string, string> };
 }) {
+  const when = (iso: string) => timeFor(iso, clock);
   if (!tickets.length) return <p className="text-sm text-slate-600" data-testid="no-enquiries">{MESSAGES.noEnquiries}</p>;
   return (
     <div className="card overflow-x-auto p-0">
@@ -52,7 +58,7 @@ export function EnquiryList({
             </tr>
             <tr>
               <td colSpan={staff ? 8 : 7} className="px-3 pb-2">
-                <Trail ticket={t} comments={trails[t.id] ?? []} staff={staff} formResult={formResult?.ticketId === t.id ? formResult : undefined} />
+                <Trail ticket={t} comments={trails[t.id] ?? []} staff={staff} clock={clock} formResult={formResult?.ticketId === t.id ? formResult : undefined} />
               </td>
             </tr>
           </tbody>
@@ -62,7 +68,7 @@ export function EnquiryList({
   );
 }
 
-function Trail({ ticket, comments, staff, formResult }: { ticket: TicketJson; comments: CommentJson[]; staff: boolean; formResult?: { intent: string; errors: Record<string, string[]>; values: Record<string, string> } }) {
+function Trail({ ticket, comments, staff, clock, formResult }: { ticket: TicketJson; comments: CommentJson[]; staff: boolean; clock: Clock; formResult?: { intent: string; errors: Record<string, string[]>; values: Record<string, string> } }) {
   const commentError = formResult?.intent === "comment" ? (formResult.errors.comment?.[0] ?? formResult.errors.base?.[0]) : undefined;
   const statusError = formResult?.intent === "status" ? (formResult.errors.status?.[0] ?? formResult.errors.base?.[0]) : undefined;
   const id = `enquiry-${ticket.id}`;
@@ -80,7 +86,7 @@ function Trail({ ticket, comments, staff, formResult }: { ticket: TicketJson; co
           {comments.map((c) => (
             <li key={c.id} className="rounded bg-slate-50 px-2 py-1" data-testid="comment">
               <div className="text-xs text-slate-500">
-                <span data-testid="comment-author">{c.author}</span> · <time dateTime={c.created_at}>{when(c.created_at)}</time>
+                <span data-testid="comment-author">{c.author}</span> · <time dateTime={c.created_at}>{timeFor(c.created_at, clock)}</time>
               </div>
               <p className="whitespace-pre-wrap break-words">{c.comment}</p>
             </li>

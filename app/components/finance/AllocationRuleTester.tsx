@@ -6,8 +6,10 @@ type TestAnswer = { message?: string; errors?: Record<string, string[]> };
 /**
  * The invoice detail modal's allocation rule groups (spec 3 "Invoice detail modal"): list the
  * rules that apply to this line's carrier and test each group against it with
- * POST /api/allocation_rules/test. Without JavaScript the list cannot load, so a form posting
- * intent=test to /allocation_rules (the same test) is offered instead.
+ * POST /api/allocation_rules/test. Without JavaScript the list cannot load, so a button posting
+ * intent=test to /allocation_rules (the same test) is offered instead. The tester sits inside the
+ * line's form and forms cannot nest (a nested form breaks hydration and posts the outer form), so
+ * that button belongs by its `form` attribute to AllocationRuleTestForm, placed outside it.
  */
 export function AllocationRuleTester({ invoiceDetailId, carrierId }: { invoiceDetailId: number; carrierId: number | null }) {
   const [rules, setRules] = useState<Rule[] | null>(null);
@@ -47,12 +49,11 @@ export function AllocationRuleTester({ invoiceDetailId, carrierId }: { invoiceDe
   if (failed) return <p role="alert">{failed}</p>;
   if (!rules) {
     return (
-      <form method="post" action="/allocation_rules" className="flex items-end gap-2" aria-label="Test the allocation rules">
-        <input type="hidden" name="invoice_detail_id" value={invoiceDetailId} />
-        <button type="submit" name="intent" value="test" className="btn">
+      <div className="flex items-end gap-2">
+        <button type="submit" form={testFormId(invoiceDetailId)} name="intent" value="test" className="btn">
           Test allocation rules
         </button>
-      </form>
+      </div>
     );
   }
   const groups = [...new Set(rules.map((r) => r.group))];
@@ -78,5 +79,16 @@ export function AllocationRuleTester({ invoiceDetailId, carrierId }: { invoiceDe
         );
       })}
     </ul>
+  );
+}
+
+const testFormId = (invoiceDetailId: number) => `allocation-test-${invoiceDetailId}`;
+
+/** The form the tester's no-JavaScript button submits: render it outside any other form. */
+export function AllocationRuleTestForm({ invoiceDetailId }: { invoiceDetailId: number }) {
+  return (
+    <form id={testFormId(invoiceDetailId)} method="post" action="/allocation_rules" aria-label="Test the allocation rules" hidden>
+      <input type="hidden" name="invoice_detail_id" value={invoiceDetailId} />
+    </form>
   );
 }

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { FieldError, FormErrors } from "~/components/Field";
-import { AllocationRuleTester } from "~/components/finance/AllocationRuleTester";
+import { AllocationRuleTester, AllocationRuleTestForm } from "~/components/finance/AllocationRuleTester";
 import { ServerDialog } from "~/components/finance/ServerDialog";
 import type { LineDetail } from "~/modules/invoices/details.server";
 import { costCategoryLabel, isoToDisplay } from "~/modules/invoices/schemas";
@@ -253,6 +253,7 @@ export function LineDetailDialog({
         </div>
       </Form>
       )}
+      {reconciliation ? null : <AllocationRuleTestForm invoiceDetailId={line.id} />}
       {costEditor}
     </ServerDialog>
   );

@@ -1,6 +1,6 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { trapTab } from "~/components/consignment/InfoDialog";
+import { trapTab } from "~/components/trap-tab";
 
 /**
  * A dialog the server renders when the URL (or an action's answer) asks for it, so it works

@@ -4,7 +4,8 @@ import { COST_CATEGORIES } from "../../../db/schema/finance";
 import { costCategoryLabel } from "~/modules/invoices/schemas";
 import { COMPARE_LABELS, COMPARES } from "~/modules/invoices/templates/conditions";
 import { costRows } from "~/modules/invoices/templates/editor-text";
-import { INVOICE_FIELDS, MAPPABLE_FIELDS } from "~/modules/invoices/templates/map-fields";
+import { INVOICE_FIELDS, MAPPABLE_FIELDS, unmappedMessage } from "~/modules/invoices/templates/map-fields";
+import { actionLabel, CHOICE_LABELS } from "~/modules/invoices/templates/step-labels";
 import { isEditableType, optionName, STEP_FORMS, stepName, type EditorStep } from "~/modules/invoices/templates/editor-form";
 
 type Errors = Record<string, string[] | undefined>;
@@ -78,7 +79,7 @@ export function StepEditor({ step, index, number, errors, canEdit, first, last, 
           <select id={optionName(index, "action")} name={optionName(index, "action")} className="input" defaultValue={action} onChange={(e) => setAction(e.target.value)} {...fieldAria(errors, optionName(index, "action"))}>
             {spec.actions.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {actionLabel(a)}
               </option>
             ))}
           </select>
@@ -86,7 +87,7 @@ export function StepEditor({ step, index, number, errors, canEdit, first, last, 
         {spec.fields.map((f) => {
           const name = optionName(index, f.key);
           const shown = !hydrated || f.actions.includes(action);
-          const hint = [f.hint, hydrated ? "" : `(${f.actions.join(", ")})`].filter(Boolean).join(" ");
+          const hint = [f.hint, hydrated ? "" : `(${f.actions.map(actionLabel).join(", ")})`].filter(Boolean).join(" ");
           const common = { id: name, name, defaultValue: step.values[f.key] ?? "", className: "input", ...fieldAria(errors, name, Boolean(hint)) };
           return (
             <div key={f.key} hidden={!shown} className={LINES.has(f.kind) ? "sm:col-span-2" : undefined}>
@@ -98,7 +99,9 @@ export function StepEditor({ step, index, number, errors, canEdit, first, last, 
               ) : f.kind === "choice" ? (
                 <select {...common} defaultValue={step.values[f.key] ?? f.choices?.[0]}>
                   {f.choices?.map((c) => (
-                    <option key={c}>{c}</option>
+                    <option key={c} value={c}>
+                      {CHOICE_LABELS[c] ?? c}
+                    </option>
                   ))}
                 </select>
               ) : (
@@ -126,7 +129,7 @@ export function RemovedStep({ step, index, canEdit, focus }: { step: EditorStep;
     <li className="card flex items-center justify-between gap-2 text-sm text-slate-600">
       <StepHidden step={step} index={index} withValues />
       <span>
-        {step.type} {step.values.action ?? ""} (removed when you save)
+        {step.type} {step.values.action ? actionLabel(step.values.action) : ""} (removed when you save)
       </span>
       {canEdit ? (
         <button type="submit" id={id} name="intent" value={`restore:${index}`} className="btn" autoFocus={focus === id}>
@@ -144,15 +147,19 @@ export function RemovedStep({ step, index, canEdit, focus }: { step: EditorStep;
  */
 export function MapFieldsEditor({ step, index, number, errors }: { step: EditorStep; index: number; number: number; errors: Errors }) {
   const headingId = `step-${index}-heading`;
-  const whole = errors[optionName(index, "mappings")] ?? errors[stepName(index, "options")];
+  const mappingErrors = errors[optionName(index, "mappings")] ?? errors[stepName(index, "options")] ?? [];
+  // a required field left unmapped is told beside that field's cell (issue 31 #4); the rest above the table
+  const unmapped = (f: string) => mappingErrors.filter((m) => m === unmappedMessage(f));
+  const whole = mappingErrors.filter((m) => !MAPPABLE_FIELDS.some((f) => m === unmappedMessage(f)));
+  const cellErrors: Errors = { ...errors, ...Object.fromEntries(MAPPABLE_FIELDS.filter((f) => unmapped(f).length).map((f) => [optionName(index, `map.${f}`), [...(errors[optionName(index, `map.${f}`)] ?? []), ...unmapped(f)]])) };
   const costErrors = errors[optionName(index, "costs")];
   const rows = costRows(step.values).length + BLANK_COST_ROWS;
   const cell = (key: string, label: string, list = true) => {
     const name = optionName(index, key);
     return (
       <td>
-        <input id={name} name={name} aria-label={label} className="input" defaultValue={step.values[key] ?? ""} {...(list ? { list: "columns-seen" } : {})} {...fieldAria(errors, name)} />
-        <FieldError id={`${name}-error`} errors={errors[name]} />
+        <input id={name} name={name} aria-label={label} className="input" defaultValue={step.values[key] ?? ""} {...(list ? { list: "columns-seen" } : {})} {...fieldAria(cellErrors, name)} />
+        <FieldError id={`${name}-error`} errors={cellErrors[name]} />
       </td>
     );
   };
@@ -177,9 +184,9 @@ export function MapFieldsEditor({ step, index, number, errors }: { step: EditorS
       <h3 id={headingId} className="font-medium">
         Step {number}: MapFields (always last)
       </h3>
-      {whole ? <FieldError id={`${optionName(index, "mappings")}-error`} errors={whole} /> : null}
+      {whole.length ? <FieldError id={`${optionName(index, "mappings")}-error`} errors={whole} /> : null}
       <p className="text-xs text-slate-600">The column (letter or name) each field is read from; leave blank what the file lacks. Invoice number and consignment number are required.</p>
-      <table className="w-full text-sm">
+      <table className="w-full text-sm" aria-describedby={whole.length ? `${optionName(index, "mappings")}-error` : undefined}>
         <caption className="text-left font-medium">Fields</caption>
         <thead className="text-left text-xs uppercase text-slate-500">
           <tr>

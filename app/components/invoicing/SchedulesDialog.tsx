@@ -1,9 +1,11 @@
 import { Link } from "@remix-run/react";
 import { ServerDialog } from "~/components/finance/ServerDialog";
 import type { ScheduleJson } from "~/modules/invoicing/schedules.server";
+import { monthFirst } from "~/modules/calendar/display-date";
+import { SCHEDULE_PERIOD_LABELS, type SchedulePeriod } from "~/modules/invoicing/schedule";
 
-/** When a schedule runs next, on its own zone's clock ("Mon 30/11/2026 09:00"). */
-function nextRun(s: ScheduleJson): string {
+/** When a schedule runs next, on its own zone's clock in the reader's date format ("Mon 30/11/2026 09:00"). */
+function nextRun(s: ScheduleJson, dateFormat: string): string {
   if (!s.next_run_at) return "Not again";
   const zone = s.options.invoicing_options.time_zone;
   const p = Object.fromEntries(
@@ -11,11 +13,12 @@ function nextRun(s: ScheduleJson): string {
       .formatToParts(new Date(s.next_run_at))
       .map((x) => [x.type, x.value]),
   );
-  return `${p.weekday} ${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+  const date = monthFirst(dateFormat) ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
+  return `${p.weekday} ${date} ${p.hour}:${p.minute}`;
 }
 
 /** The Invoicing schedules modal (spec 3): read only; schedules are added from Send invoice. */
-export function SchedulesDialog({ schedules, closeHref, scheduled }: { schedules: ScheduleJson[]; closeHref: string; scheduled: boolean }) {
+export function SchedulesDialog({ schedules, closeHref, scheduled, dateFormat }: { schedules: ScheduleJson[]; closeHref: string; scheduled: boolean; dateFormat: string }) {
   return (
     <ServerDialog title="Invoicing schedules" closeHref={closeHref} returnFocusId="open-schedules" testId="schedules" wide>
       {scheduled ? (
@@ -41,11 +44,11 @@ export function SchedulesDialog({ schedules, closeHref, scheduled }: { schedules
           <tbody className="divide-y divide-slate-100">
             {schedules.map((s) => (
               <tr key={s.id} data-testid="schedule-row">
-                <td className="px-2 py-1">{s.period}</td>
+                <td className="px-2 py-1">{SCHEDULE_PERIOD_LABELS[s.period as SchedulePeriod] ?? s.period}</td>
                 <td className="px-2 py-1">{s.options.invoicing_options.date ?? s.options.invoicing_options.day ?? "—"}</td>
                 <td className="px-2 py-1">{s.options.invoicing_options.hour}</td>
                 <td className="px-2 py-1">{s.options.invoicing_options.time_zone}</td>
-                <td className="px-2 py-1">{nextRun(s)}</td>
+                <td className="px-2 py-1">{nextRun(s, dateFormat)}</td>
                 <td className="px-2 py-1 text-right tabular-nums">{s.options.invoice_detail_ids.length}</td>
               </tr>
             ))}

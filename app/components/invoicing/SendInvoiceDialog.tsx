@@ -37,7 +37,8 @@ export function SendInvoiceDialog({
   sortHref,
   errors,
   country,
-  todayUtc,
+  today,
+  earliest,
 }: {
   lines: InvoiceableLine[];
   filters: InvoiceableFilters;
@@ -48,7 +49,9 @@ export function SendInvoiceDialog({
   sortHref: (column: string) => string;
   errors: Record<string, string[]>;
   country: string;
-  todayUtc: string;
+  /** today in the reader's clock, and the first date a single run may take */
+  today: string;
+  earliest: string;
 }) {
   const ids = lines.map((l) => l.id);
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -179,7 +182,7 @@ export function SendInvoiceDialog({
             Invoice selected
           </button>
         </div>
-        <ScheduleFields errors={errors} country={country} todayUtc={todayUtc} />
+        <ScheduleFields errors={errors} country={country} today={today} earliest={earliest} />
       </Form>
     </ServerDialog>
   );

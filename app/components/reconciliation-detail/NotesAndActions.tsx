@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { FieldError } from "~/components/Field";
 import { canApply, NOTE_MAX, type ReconciliationState } from "~/modules/reconciliation/states";
+import { localTime } from "~/modules/calendar/site-time";
 
 type Note = { id: number; text: string; user_name: string | null; timestamp: string };
 
@@ -17,6 +18,7 @@ export function NotesAndActions({
   busy,
   invoiceDetailHref,
   back,
+  clock,
 }: {
   rec: { version: number; state: ReconciliationState; notes: Note[]; can_edit: boolean; can_rerun: boolean };
   noteError?: string[];
@@ -25,6 +27,8 @@ export function NotesAndActions({
   busy: boolean;
   invoiceDetailHref: string;
   back: string;
+  /** the reader's zone and format (their clock): an explicit zone renders the same text on the server and in the browser */
+  clock: { timeZone: string; dateFormat: string };
 }) {
   const noteBox = useRef<HTMLTextAreaElement>(null);
   // without JavaScript the page reloads with an empty box anyway
@@ -44,7 +48,7 @@ export function NotesAndActions({
             <li key={n.id} className="rounded border border-slate-200 px-3 py-2">
               <p>{n.text}</p>
               <p className="text-xs text-slate-500">
-                {n.user_name ?? "Unknown"}, <time dateTime={n.timestamp}>{new Date(n.timestamp).toLocaleString("en-AU", { timeZone: "UTC", dateStyle: "short", timeStyle: "short" })} UTC</time>
+                {n.user_name ?? "Unknown"}, <time dateTime={n.timestamp}>{localTime(new Date(n.timestamp), clock.timeZone, clock.dateFormat)}</time>
               </p>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { URL_COPIED } from "~/modules/tracking/public-link";
+import { trapTab } from "~/components/trap-tab";
 import { apiFetch } from "~/utils/api-client";
 import { copyText } from "~/utils/clipboard";
 
@@ -25,6 +26,7 @@ export function TrackingUrlDialog({ consignmentId, open, url: initialUrl, closeH
     if (open && d && !d.matches(":modal")) {
       d.close();
       d.showModal();
+      d.querySelector<HTMLInputElement>("#tracking-url")?.focus();
     }
   }, [open]);
 
@@ -33,6 +35,7 @@ export function TrackingUrlDialog({ consignmentId, open, url: initialUrl, closeH
     setError(null);
     setConfirming(false);
     dialog.current?.showModal();
+    dialog.current?.querySelector<HTMLInputElement>("#tracking-url")?.focus();
     const res = await apiFetch<{ url: string }>(`/api/create_tracktrace_url/${consignmentId}`);
     if (res.ok) setUrl(res.data.url);
     else setError(res.message);
@@ -77,6 +80,8 @@ export function TrackingUrlDialog({ consignmentId, open, url: initialUrl, closeH
         ref={dialog}
         open={open}
         onClose={() => setConfirming(false)}
+        // a native modal makes the page inert, but Tab past its last control reaches the browser's toolbar
+        onKeyDown={trapTab}
         className="w-full max-w-xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
         aria-labelledby="tracking-url-title"
         data-testid="tracking-url-dialog"
@@ -91,18 +96,16 @@ export function TrackingUrlDialog({ consignmentId, open, url: initialUrl, closeH
               {error}
             </p>
           ) : null}
-          {!url && !error ? <p className="text-sm text-slate-500">Loading…</p> : null}
-          {url ? (
-            <div className="flex gap-2">
-              <label htmlFor="tracking-url" className="sr-only">
-                Tracking URL
-              </label>
-              <input id="tracking-url" name="tracking_url" className="input flex-1 font-mono text-xs" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
-              <button type="button" className="btn-primary" onClick={() => void copy()}>
-                Copy URL
-              </button>
-            </div>
-          ) : null}
+          {/* the link's field is there from the start, so the modal opens on it (not on New link) */}
+          <div className="flex gap-2">
+            <label htmlFor="tracking-url" className="sr-only">
+              Tracking URL
+            </label>
+            <input id="tracking-url" name="tracking_url" className="input flex-1 font-mono text-xs" readOnly value={url ?? ""} placeholder={error ? "" : "Loading…"} aria-busy={!url && !error} onFocus={(e) => e.currentTarget.select()} />
+            <button type="button" className="btn-primary" disabled={!url} onClick={() => void copy()}>
+              Copy URL
+            </button>
+          </div>
           <p role="status" className="min-h-5 text-sm text-emerald-700" data-testid="tracking-url-status">
             {message}
           </p>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState } from "react";
+import { trapTab } from "~/components/trap-tab";
 import { apiFetch } from "~/utils/api-client";
 import { copyText } from "~/utils/clipboard";
 
@@ -29,6 +30,7 @@ export function GeneratePasswordDialog({ onUse }: { onUse: (password: string) =>
     setError(null);
     setCopied(false);
     dialog.current?.showModal();
+    dialog.current?.querySelector<HTMLInputElement>("#generated-password")?.focus();
     const res = await apiFetch<{ password: string }>("/api/generate_password");
     if (res.ok) setPassword(res.data.password);
     else setError(res.message);
@@ -43,23 +45,6 @@ export function GeneratePasswordDialog({ onUse }: { onUse: (password: string) =>
   };
 
   const close = () => dialog.current?.close();
-
-  // a native modal makes the page behind inert, but Tab past its last control still leaves for the
-  // browser's own toolbar: wrap from last to first (and back) so focus stays in the dialog
-  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== "Tab") return;
-    const controls = [...event.currentTarget.querySelectorAll<HTMLElement>("button, input, [href], [tabindex]:not([tabindex='-1'])")].filter((el) => !el.matches(":disabled"));
-    if (!controls.length) return;
-    const first = controls[0]!;
-    const last = controls[controls.length - 1]!;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
 
   return (
     <>
@@ -83,18 +68,16 @@ export function GeneratePasswordDialog({ onUse }: { onUse: (password: string) =>
               {error}
             </p>
           ) : null}
-          {!password && !error ? <p className="text-sm text-slate-500">Generating…</p> : null}
-          {password ? (
-            <div className="flex gap-2">
-              <label htmlFor="generated-password" className="sr-only">
-                Generated password
-              </label>
-              <input id="generated-password" className="input flex-1 font-mono" readOnly value={password} onFocus={(e) => e.currentTarget.select()} />
-              <button type="button" className="btn" onClick={() => void copy()}>
-                Copy
-              </button>
-            </div>
-          ) : null}
+          {/* the password field is there from the start, so the modal opens on it (not on Close) */}
+          <div className="flex gap-2">
+            <label htmlFor="generated-password" className="sr-only">
+              Generated password
+            </label>
+            <input id="generated-password" className="input flex-1 font-mono" readOnly value={password ?? ""} placeholder={error ? "" : "Generating…"} aria-busy={!password && !error} onFocus={(e) => e.currentTarget.select()} />
+            <button type="button" className="btn" disabled={!password} onClick={() => void copy()}>
+              Copy
+            </button>
+          </div>
           <p role="status" className="min-h-5 text-sm text-emerald-700" data-testid="password-copied">
             {copied ? "copied" : ""}
           </p>

@@ -4,6 +4,8 @@ import type { RoleName } from "~/modules/auth/roles";
 import type { FieldErrors } from "~/utils/errors";
 import { apiFetch } from "~/utils/api-client";
 import { FieldError } from "~/components/Field";
+import type { UserClock } from "~/modules/calendar/user-clock";
+import { DATE_FORMATS } from "~/modules/calendar/user-clock";
 import { GeneratePasswordDialog } from "./GeneratePasswordDialog";
 
 const FLAG_LABELS: Record<(typeof FLAGS)[number] | (typeof MORE_FLAGS)[number], string> = {
@@ -19,6 +21,10 @@ const FLAG_LABELS: Record<(typeof FLAGS)[number] | (typeof MORE_FLAGS)[number], 
 
 interface Props {
   user: UserAdminJson | null;
+  /** when the user was locked, in the reader's clock (server-formatted: the browser's zone never shows) */
+  lockedLocal: string | null;
+  /** what "Default" means for this user, and the zones to choose from (decision 032) */
+  clock: { inherited: UserClock; zones: string[] };
   /** what was posted, after a refused save */
   values: Record<string, unknown> | null;
   errors: FieldErrors;
@@ -30,7 +36,7 @@ interface Props {
 }
 
 /** The user screen's fields (spec 2 "User"): details, role, sites where the role has them, flags, password, token, locked and disabled. */
-export function UserFields({ user, values, errors, sites, roles, superAdmin, self, suggestedPassword }: Props) {
+export function UserFields({ user, lockedLocal, clock, values, errors, sites, roles, superAdmin, self, suggestedPassword }: Props) {
   const value = (k: string, stored: unknown) => String(values?.[k] ?? stored ?? "");
   const checked = (k: string, stored: boolean | undefined) => (values ? Boolean(values[k]) : Boolean(stored));
   const [role, setRole] = useState<string>(value("role", user?.role ?? "despatcher"));
@@ -98,6 +104,37 @@ export function UserFields({ user, values, errors, sites, roles, superAdmin, sel
       ) : (
         <p className="text-sm text-slate-600">This role sees every site of the customer.</p>
       )}
+      <fieldset className="space-y-2">
+        <legend className="label">Dates and times</legend>
+        <div>
+          <label htmlFor="timezone" className="label">
+            Time zone
+          </label>
+          <select id="timezone" name="timezone" className="input w-64" defaultValue={value("timezone", user?.timezone)} {...a11y("timezone")}>
+            <option value="">Default ({clock.inherited.timeZone})</option>
+            {clock.zones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+          <FieldError id="timezone-error" errors={errors.timezone} />
+        </div>
+        <div>
+          <label htmlFor="date_format" className="label">
+            Date format
+          </label>
+          <select id="date_format" name="date_format" className="input w-64" defaultValue={value("date_format", user?.date_format)} {...a11y("date_format")}>
+            <option value="">Default ({clock.inherited.dateFormat})</option>
+            {DATE_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+          <FieldError id="date_format-error" errors={errors.date_format} />
+        </div>
+      </fieldset>
       <fieldset className="grid grid-cols-2 gap-1">
         <legend className="label">Permissions</legend>
         {[...FLAGS, ...MORE_FLAGS].map((f) => (
@@ -162,7 +199,7 @@ export function UserFields({ user, values, errors, sites, roles, superAdmin, sel
         <div className="text-sm" data-testid="locked">
           {user.locked_at ? (
             <p className="flex items-center gap-2">
-              Locked since {new Date(user.locked_at).toLocaleString("en-AU")}
+              Locked since <time dateTime={user.locked_at}>{lockedLocal}</time>
               {/* the screen's own unlock form: Enter in a field still saves */}
               <button type="submit" form="unlock-form" className="btn">
                 Unlock

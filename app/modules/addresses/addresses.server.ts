@@ -4,7 +4,7 @@ import { addresses } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { isAdmin } from "../auth/roles";
 import { forbiddenMessage } from "../auth/guard.server";
-import { findPlaces } from "../localities/localities.server";
+import { CHOOSE_PLACE, resolveAddressPlace } from "../localities/resolve.server";
 import { addressJson, addressValues, type AddressJson } from "./address-json";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
@@ -20,18 +20,23 @@ type AddressRow = typeof addresses.$inferSelect;
  */
 export const canEditRecipients = (user: CurrentUser) => user.canEditRecipients || Boolean(user.customer.options.all_users_can_edit_recipients) || isAdmin(user);
 
-/** What an address-book entry needs beyond the shape: a first line, and a real place for its locality. */
-export async function checkRecipient(db: DbOrTx, a: AddressInput): Promise<FieldErrors> {
+/**
+ * What an address-book entry needs beyond the shape: a first line, and a real place for its
+ * locality, resolved as the site form resolves it (a locality alone will do when it names one
+ * place). The input with the place's locality, suburb, postcode and region, or the errors.
+ */
+export async function checkRecipient(db: DbOrTx, a: AddressInput): Promise<{ errors: FieldErrors; input: AddressInput }> {
   const errors: FieldErrors = {};
   if (!a.address_line_1) errors.address_line_1 = ["Address line 1 is required"];
   const nz = a.country === "NEW ZEALAND";
+  const field = nz ? "sublocality" : "locality";
   if (nz && !a.sublocality && !a.locality) errors.sublocality = ["Suburb is required"];
   if (!nz && !a.locality) errors.locality = ["Locality is required"];
-  if (!errors.locality && !errors.sublocality) {
-    const [place] = await findPlaces(db, [{ locality: (nz ? a.sublocality || a.locality : a.locality) ?? "", postcode: a.postcode ?? "", country: a.country }]);
-    if (!place) errors[nz ? "sublocality" : "locality"] = [`${a.postcode ?? ""} ${(nz ? a.sublocality || a.locality : a.locality) ?? ""} is not a known place`.trim()];
-  }
-  return errors;
+  if (errors[field]) return { errors, input: a };
+  const place = await resolveAddressPlace(db, a);
+  if (place.status === "found") return { errors, input: place.address };
+  errors[field] = [place.status === "choose" ? CHOOSE_PLACE : `${a.postcode ?? ""} ${(nz ? a.sublocality || a.locality : a.locality) ?? ""} is not a known place`.trim()];
+  return { errors, input: a };
 }
 
 /** An address-book entry of `customerId`, or 404. */
@@ -65,8 +70,7 @@ export async function saveRecipient(db: DbOrTx, user: CurrentUser, id: number | 
  * already checked; errors per field as saveRecipient's.
  */
 export async function storeRecipient(db: DbOrTx, customerId: number, id: number | null, raw: unknown, site?: { id: number; som: Som }): Promise<AddressJson> {
-  const input = parseOrThrow(addressSchema, raw);
-  const errors = await checkRecipient(db, input);
+  const { errors, input } = await checkRecipient(db, parseOrThrow(addressSchema, raw));
   if (Object.keys(errors).length) throw new AppError("invalid", Object.values(errors)[0]![0]!, errors);
   const values = { ...addressValues(customerId, site?.id ?? null, input, site?.som ?? (input.country === "UNITED STATES OF AMERICA" ? "imperial" : "metric")), isRecipient: true };
   if (id) {

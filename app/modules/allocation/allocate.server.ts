@@ -9,7 +9,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { AppError } from "../../utils/errors";
 import { rowsOf } from "../../utils/sql-rows";

@@ -12,13 +12,13 @@ const type = { name: "type", in: "query", required: false, schema: { type: "stri
 
 export const bulkUploadPaths = {
   "/api/bulk_upload_template": {
-    get: { summary: "The bulk upload file's header and an example consignment of two lines (can_bulkupload or can_bulkquote)", responses: { "200": { description: "text/csv", content: { "text/csv": {} } }, ...errorResponses } },
+    get: { summary: "The bulk upload file's header and, for this user, an example consignment per kind of service their site offers (none, pickup time, deliver-by, delivery time), which uploads unchanged (can_bulkupload or can_bulkquote)", responses: { "200": { description: "text/csv", content: { "text/csv": {} } }, ...errorResponses } },
   },
   "/api/bulk_upload_mappings": {
     get: {
       summary: "The columns a bulk upload file may use (column, level, required, description, aliases); type=services: the site, carrier and service codes the user may name",
       parameters: [{ name: "type", in: "query", required: false, schema: { type: "string", enum: ["columns", "services"] } }],
-      responses: ok("{ mappings: [{ column, level, required, description, aliases }] } or { services: [{ site_code, carrier_code, carrier_name, service_code, service_name }] }"),
+      responses: ok("{ mappings: [{ column, level, required, description, aliases }] } or { services: [{ site_code, carrier_code, carrier_name, service_code, service_name, needs: [pickup_at | deliver_by | deliver_at] }] }"),
     },
   },
   "/api/bulk_upload/import": {

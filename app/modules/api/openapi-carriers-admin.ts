@@ -1,5 +1,6 @@
 /** The carriers, services and carrier account validations calls (issue 17 items 1 to 3); spread into openapi.ts's paths. */
 import { ADAPTER_KINDS, CARRIER_FLAGS, CARRIER_MESSAGES, SERVICE_FLAGS, SERVICE_TYPES, VALIDATION_FIELDS, VALIDATION_MODIFIERS, VALIDATION_RULES } from "../carriers/admin";
+import { TRANSPORT_MODES } from "../../../db/schema/carriers";
 import { errorResponses, idParam } from "./openapi-parts";
 
 const bool = { type: "boolean" };
@@ -17,6 +18,7 @@ const serviceProps = {
   code: { type: "string", description: "unique within the carrier" },
   name: { type: "string" },
   type: { type: "string", enum: SERVICE_TYPES },
+  transport_mode: { type: "string", enum: TRANSPORT_MODES, default: "road", description: "how its freight travels: the mode of its consignments' emission factor" },
   group: text,
   support_email: text,
   route_code: text,
@@ -37,7 +39,7 @@ const json = (properties: object, required: string[] = []) => ({ required: true,
 const conflict = (description: string) => ({ "409": { ...errorResponses["401"], description } });
 const missing = (what: string) => ({ "404": { ...errorResponses["401"], description: `No ${what} with this id` } });
 const carrierJson = "{ id, name, code, rates_service_key, web_url, default_email, note, adapter, flags..., services_count, accounts_count, consignments_count, services_pay_on_arrival }";
-const serviceJson = "{ id, carrier_id, carrier_code, code, name, type, group, ..., flags }";
+const serviceJson = "{ id, carrier_id, carrier_code, code, name, type, transport_mode, group, ..., flags }";
 const validationJson = "{ id, carrier_id, carrier_code, field, rule, modifier, validation, message }";
 
 export const carriersAdminPaths = {

@@ -11,13 +11,15 @@ const properties = {
   role: { type: "string", enum: [...ROLES], default: "despatcher", description: "only super admins may give super_admin or devs; GET /api/roles lists the caller's" },
   site_ids: { type: "array", items: { type: "integer" }, description: "despatchers only; another role clears them" },
   site_id: { type: "integer", description: "the default site, one of site_ids" },
+  timezone: { type: ["string", "null"], description: "the user's own IANA time zone (e.g. Australia/Melbourne); null or blank inherits the default site's, then the customer's country's, then Australia/Melbourne" },
+  date_format: { type: ["string", "null"], enum: ["DD/MM/YYYY", "MM/DD/YYYY", null], description: "the user's own date format; null or blank inherits like timezone" },
   password: { type: "string", description: "required for a new user, blank keeps; 10+ characters, a lower and an upper case letter, 2 digits" },
   password_confirmation: { type: "string" },
   authentication_token: { type: "string", description: "super admins only (others: 403)" },
   ...flags,
 };
 const userJson =
-  "{ id, customer_id, email, full_name, phone_number, role, site_ids, site_id, zendesk_id, uuid, authentication_token (super admins only), locked_at, disabled, password_reset_required, can_bulkupload, can_bulkquote, can_book, can_export, can_reconcile, can_edit_recipients, super_despatcher, despatcher_only, user_options, last_sign_in_at }";
+  "{ id, customer_id, email, full_name, phone_number, role, site_ids, site_id, zendesk_id, timezone, date_format, uuid, authentication_token (super admins only), locked_at, disabled, password_reset_required, can_bulkupload, can_bulkquote, can_book, can_export, can_reconcile, can_edit_recipients, super_despatcher, despatcher_only, user_options, last_sign_in_at }";
 const one = (description: string) => ({ description, content: { "application/json": {} } });
 const notFound = { ...errorResponses["401"], description: `${MESSAGES.notFound} (or a user of another customer)` };
 const staff = "Staff (devs, super admin, admin, customer service)";

@@ -17,6 +17,7 @@ import { customersAdminPaths } from "./openapi-customers-admin";
 import { enquiryPaths } from "./openapi-enquiries";
 import { trackingPaths } from "./openapi-tracking";
 import { itemTypePaths } from "./openapi-item-types";
+import { shippingRulePaths } from "./openapi-shipping-rules";
 import { sitesAccountsPaths } from "./openapi-sites-accounts";
 // issue 17 item 6: online store
 import { storePaths } from "./openapi-stores";
@@ -36,6 +37,11 @@ import { invoiceImportPaths, invoiceTemplateSchemas } from "./openapi-invoice-im
 // issue 19 item 3: reconciliation detail
 import { reconciliationDetailPaths } from "./openapi-reconciliation-detail";
 import { reconciliationReportPaths } from "./openapi-reconciliation-report";
+// issue 34 item 3: Idempotency-Key on every POST
+import { emissionsPaths, emissionsSchemas } from "./openapi-emissions";
+import { idempotencyParameters, idempotencyResponses, withIdempotencyKeys } from "./openapi-idempotency";
+// issue 34 item 1: webhooks, their calls and their events
+import { webhookEvents, webhookPaths } from "./openapi-webhooks";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -59,9 +65,12 @@ export const openApiDocument = {
         required: ["errors"],
       },
       ...invoiceTemplateSchemas,
+      ...emissionsSchemas,
     },
+    parameters: idempotencyParameters,
+    responses: idempotencyResponses,
   },
-  paths: {
+  paths: withIdempotencyKeys({
     "/users/sign_in": {
       post: {
         summary: "Sign in: { user: { email, password, remember_me } } -> { user, redirect }",
@@ -106,8 +115,9 @@ export const openApiDocument = {
     },
     "/api/carrier_selection": {
       post: {
-        summary: "Rate a consignment with every service of the site: the rate response of spec 1 section 3, with each rate's rating_detail",
-        responses: ok("{ carriers, selected_index, rule_applied }"),
+        summary:
+          "Rate a consignment with every service of the site: the rate response of spec 1 section 3, with each rate's rating_detail. The customer's shipping rules apply (docs/decisions/040): excluded carriers are left out, rule_applied is shipping_rule when a rule chose the selection (chosen_by_rule on that rate names it), and shipping_rule says what the rules decided; optional reference and declared_value are read by rules only",
+        responses: ok("{ carriers, selected_index, rule_applied, shipping_rule }"),
       },
     },
     "/api/consignments": {
@@ -137,7 +147,7 @@ export const openApiDocument = {
       },
     },
     "/api/consignments/{id}": {
-      get: { summary: "One consignment of the user's customer and sites", parameters: [idParam("id")], responses: ok("The consignment") },
+      get: { summary: "One consignment of the user's customer and sites; `emissions` (see the Emissions schema) is its well-to-wheel kg CO2e, or null with `emissions_reason`", parameters: [idParam("id")], responses: ok("The consignment") },
       put: {
         summary: "Update from the version read ({ version, ...consignment }); an older version answers 409 with error_code stale. { redespatch: true } sends its failed manifest again and { despatch: true } despatches it (saving first when the body carries the consignment): both answer { job_id }. { superadmin: true, version, ...fields } is a super admin's information edit (see /api/consignment_information)",
         parameters: [idParam("id")],
@@ -279,6 +289,7 @@ export const openApiDocument = {
     ...enquiryPaths,
     ...exportPaths,
     ...itemTypePaths,
+    ...shippingRulePaths,
     ...sitesAccountsPaths,
     // issue 17 item 6: online store
     ...storePaths,
@@ -294,5 +305,8 @@ export const openApiDocument = {
     ...reconciliationDetailPaths,
     ...invoicingPaths,
     ...reconciliationsListPaths,
-  },
+    ...emissionsPaths,
+    ...webhookPaths,
+  }),
+  webhooks: webhookEvents,
 } as const;

@@ -6,6 +6,7 @@ import type { RoleName } from "../../../db/schema/users";
 import { canPostTrackingEvents, isAdmin, type AccessSubject } from "./roles";
 import { effectiveView } from "../invoices/access";
 import { preparedFor } from "../../utils/prepared.server";
+import { resolveClock, type ClockInputs, type UserClock } from "../calendar/user-clock";
 
 export const DEFAULT_SESSION_TIMEOUT_MINUTES = 720;
 
@@ -65,6 +66,10 @@ export interface CurrentUser extends AccessSubject {
   sites: SiteSummary[];
   siteIds: number[];
   defaultSiteId: number | null;
+  /** the time zone and date format every date this user reads or types goes through (user-clock.ts) */
+  clock: UserClock;
+  /** the clock's inputs, for the profile and the user form's "Default (…)" */
+  clockInputs: ClockInputs;
 }
 
 export function customerStatus(c: { disabled: boolean; testAccount: boolean }): CustomerSummary["status"] {
@@ -118,7 +123,14 @@ const statements = preparedFor((db) => {
     customerId: users.customerId,
     defaultSiteId: users.defaultSiteId,
     disabled: users.disabled,
+    timezone: users.timezone,
+    dateFormat: users.dateFormat,
   };
+  // the clock's site: the default site wherever it is (a staff user's may be of their home customer),
+  // else a despatcher's first own site; never a staff user's first site of the working customer
+  const clockSite = sql<{ timezone: string | null; country: string | null } | null>`(
+    select json_build_object('timezone', s.timezone, 'country', s.country) from ${sites} s
+    where s.id = coalesce(${users.defaultSiteId}, (select min(us.site_id) from ${userSites} us where us.user_id = ${users.id} and ${users.role} not in (${STAFF_IN}))))`;
   const customer = {
     id: customers.id,
     code: customers.code,
@@ -131,7 +143,7 @@ const statements = preparedFor((db) => {
     customConsignmentReferenceLabel: customers.customConsignmentReferenceLabel,
     printDeclarations: customers.printDeclarations,
   };
-  const fields = { user, customer, homeCustomer: { disabled: home.disabled, options: home.options }, sites: sitesOf };
+  const fields = { user, customer, homeCustomer: { disabled: home.disabled, options: home.options, billingAddress: home.billingAddress }, sites: sitesOf, clockSite };
   // the working customer (a staff user's switch) and the home customer, whose state rules access
   const ofWorkingCustomer = eq(customers.id, workingCustomerId);
   const ofHomeCustomer = eq(home.id, users.customerId);
@@ -177,11 +189,12 @@ export async function loadSessionWithUser(
   return row ? { session: row.session, homeCustomerOptions: row.homeCustomer.options ?? {}, user: toCurrentUser(row) } : null;
 }
 
-function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRow): CurrentUser | null {
+function toCurrentUser({ user, customer, homeCustomer, sites: siteRows, clockSite }: UserRow): CurrentUser | null {
   // disabled users and users of a disabled customer have no access (sessions or tokens); a sign-in
   // lock refuses new sign-ins only, so a stranger's wrong guesses cannot sign the user out
   if (user.disabled || homeCustomer.disabled) return null;
   const options = user.options ?? {};
+  const clockInputs: ClockInputs = { own: { timezone: user.timezone, dateFormat: user.dateFormat }, site: clockSite, customerCountry: homeCustomer.billingAddress?.country ?? null };
   return {
     id: user.id,
     email: user.email,
@@ -218,6 +231,8 @@ function toCurrentUser({ user, customer, homeCustomer, sites: siteRows }: UserRo
     sites: siteRows,
     siteIds: siteRows.map((s) => s.id),
     defaultSiteId: user.defaultSiteId,
+    clock: resolveClock(clockInputs),
+    clockInputs,
   };
 }
 

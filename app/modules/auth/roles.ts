@@ -51,6 +51,12 @@ export const canSeeBuyCosts = (u: AccessSubject) => isAdmin(u) || Boolean(u.canR
  */
 export const canPostTrackingEvents = (u: AccessSubject) => isAdmin(u) || Boolean(u.canPostTrackingEvents);
 
+/**
+ * Webhooks (docs/decisions/039): staff for any customer, and a customer's admins (its super
+ * despatchers, the customer's lead users) for their own customer.
+ */
+export const canManageWebhooks = (u: AccessSubject) => isAdmin(u) || Boolean(u.superDespatcher);
+
 /** Staff may switch customer and see the customer list on home. */
 export const canSwitchCustomer = isAdmin;
 
@@ -86,6 +92,10 @@ export const homeButtons = {
   editCarriers: isAdmin,
   /** e-mail stored when no SMTP is configured (DESIGN section 1) */
   mailbox: isAdmin,
+  /** every background job and start-up report (the file upgrade's missing files, decision 030) */
+  jobs: isAdmin,
+  /** any customer's webhooks (docs/decisions/039); a customer's admin finds theirs in the user menu */
+  webhooks: isAdmin,
 } satisfies Record<string, (u: AccessSubject) => boolean>;
 
 /** The bulk uploader: users with can_bulkupload or can_bulkquote (spec 2 section 6). */
@@ -111,9 +121,9 @@ export const RESTRICTED_SEGMENTS = [
 
 /**
  * Screens under /customers/{customerId}/ that a customer's own despatchers use too (spec 2 section 1:
- * recipients and item types). The module still scopes the id: another customer's id answers 404.
+ * recipients and item types; shipping rules for its super despatchers, docs/decisions/040). The module still scopes the id: another customer's id answers 404.
  */
-export const CUSTOMER_SELF_SERVICE_SCREENS = ["index_recipients", "index_item_types", "item_types"] as const;
+export const CUSTOMER_SELF_SERVICE_SCREENS = ["index_recipients", "index_item_types", "item_types", "shipping_rules"] as const;
 
 /** Paths open without a session. */
 export const PUBLIC_PATHS = ["/login", "/forgot_password", "/reset_password"] as const;

@@ -1,10 +1,11 @@
 /**
  * The per-address count of failed sign-ins, for the server's limiter (an express-rate-limit store):
- * in the database, so that every web process (WEB_CONCURRENCY) counts toward one limit.
+ * in the database, so that every web process (WEB_CONCURRENCY) counts toward one limit. The
+ * public tracking links' limiter keeps its own count the same way (TrackingGuessStore).
  */
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { signInAttemptCounts } from "../../../db/schema";
+import { signInAttemptCounts, trackingGuessCounts, type AttemptCountsTable } from "../../../db/schema";
 
 export interface AttemptCount {
   totalHits: number;
@@ -16,7 +17,10 @@ export class SignInAttemptStore {
   /** the counts are shared by every process through the database */
   readonly localKeys = false;
 
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly table: AttemptCountsTable = signInAttemptCounts,
+  ) {}
 
   init(options: { windowMs: number }) {
     this.windowMs = options.windowMs;
@@ -29,36 +33,46 @@ export class SignInAttemptStore {
   async increment(key: string): Promise<AttemptCount> {
     const now = new Date();
     const resetAt = new Date(now.getTime() + this.windowMs);
-    const over = sql`${signInAttemptCounts.resetAt} <= ${now.toISOString()}::timestamptz`;
+    const over = sql`${this.table.resetAt} <= ${now.toISOString()}::timestamptz`;
     const [row] = await this.db
-      .insert(signInAttemptCounts)
+      .insert(this.table)
       .values({ key, hits: 1, resetAt })
       .onConflictDoUpdate({
-        target: signInAttemptCounts.key,
+        target: this.table.key,
         set: {
-          hits: sql`CASE WHEN ${over} THEN 1 ELSE ${signInAttemptCounts.hits} + 1 END`,
-          resetAt: sql`CASE WHEN ${over} THEN excluded.reset_at ELSE ${signInAttemptCounts.resetAt} END`,
+          hits: sql`CASE WHEN ${over} THEN 1 ELSE ${this.table.hits} + 1 END`,
+          resetAt: sql`CASE WHEN ${over} THEN excluded.reset_at ELSE ${this.table.resetAt} END`,
         },
       })
-      .returning({ hits: signInAttemptCounts.hits, resetAt: signInAttemptCounts.resetAt });
+      .returning({ hits: this.table.hits, resetAt: this.table.resetAt });
     return { totalHits: row!.hits, resetTime: row!.resetAt };
   }
 
   /** An attempt that succeeded is taken back. */
   async decrement(key: string): Promise<void> {
     await this.db
-      .update(signInAttemptCounts)
-      .set({ hits: sql`greatest(${signInAttemptCounts.hits} - 1, 0)` })
-      .where(and(eq(signInAttemptCounts.key, key), gt(signInAttemptCounts.resetAt, new Date())));
+      .update(this.table)
+      .set({ hits: sql`greatest(${this.table.hits} - 1, 0)` })
+      .where(and(eq(this.table.key, key), gt(this.table.resetAt, new Date())));
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db.delete(signInAttemptCounts).where(eq(signInAttemptCounts.key, key));
+    await this.db.delete(this.table).where(eq(this.table.key, key));
+  }
+}
+
+/** Tracking links that opened nothing, per address: the sign-in store over its own table. */
+export class TrackingGuessStore extends SignInAttemptStore {
+  constructor(db: DbOrTx) {
+    super(db, trackingGuessCounts);
   }
 }
 
 /** The cleanup job's part: counts whose window is over. */
 export async function deleteExpiredAttemptCounts(db: DbOrTx, now = new Date()): Promise<number> {
-  const rows = await db.delete(signInAttemptCounts).where(lte(signInAttemptCounts.resetAt, now)).returning({ key: signInAttemptCounts.key });
-  return rows.length;
+  let removed = 0;
+  for (const table of [signInAttemptCounts, trackingGuessCounts]) {
+    removed += (await db.delete(table).where(lte(table.resetAt, now)).returning({ key: table.key })).length;
+  }
+  return removed;
 }

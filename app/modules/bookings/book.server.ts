@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { bookingConsignments, bookings, carrierAccounts, carriers, consignments, customers, services, sites } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import type { Mailer } from "../mail/mailer.server";
 import { adapterFor, type BookingOutcome } from "../carriers/adapters.server";

@@ -3,7 +3,11 @@
  * (consignmentInputSchema), and which line each of its problems belongs to. Pure.
  */
 import type { FieldErrors } from "../../utils/errors";
-import { DATE_FORMAT, DATE_REQUIRED, parseUploadDate, type Group, type LineError } from "./group";
+import { TIME_FORMAT } from "./columns";
+import { DATE_FORMAT, DATE_REQUIRED, parseUploadDate, parseUploadTime, type Group, type LineError } from "./group";
+
+/** the time columns and what the file calls each in a message */
+const TIME_COLUMNS = { pickup_at: "Pickup time", deliver_by: "Deliver-by time", deliver_at: "Delivery time" } as const;
 
 /** The sending site's own address: the sender of every consignment it starts (as the screen fills it). */
 export interface SenderSite {
@@ -50,6 +54,13 @@ export function buildInput(group: Group, sites: Map<string, SenderSite>, types: 
     despatchDate = parseUploadDate(head.despatch_date!);
     if (!despatchDate) add(group.head.line, `${DATE_FORMAT} (not ${head.despatch_date})`);
   }
+  const times: Record<string, string | null> = {};
+  for (const [column, label] of Object.entries(TIME_COLUMNS)) {
+    const text = blank(head[column]);
+    times[column] = text ? parseUploadTime(text, despatchDate) : null;
+    // a time of day alone needs the despatch date, whose own message is already there
+    if (text && !times[column] && (despatchDate || !/^\d{1,2}:\d{2}$/.test(text))) add(group.head.line, `${label} must be ${TIME_FORMAT} (not ${text})`);
+  }
   const items = group.rows.map((row) => {
     const r = row.cells;
     let itemTypeId: number | null = null;
@@ -94,11 +105,14 @@ export function buildInput(group: Group, sites: Map<string, SenderSite>, types: 
     account_payable: lower(head.account_payable),
     charge_account: blank(head.charge_account) ?? null,
     special_instructions: blank(head.special_instructions) ?? null,
+    special_requirements: blank(head.special_requirements) ?? null,
+    ...times,
     carrier_code: blank(head.carrier_code) ?? null,
     service_code: blank(head.service_code) ?? null,
     sender_address: site.address,
     receiver_address: {
       name: head.receiver_name ?? "",
+      code: blank(head.receiver_code) ?? null,
       address_line_1: blank(head.receiver_address_line_1) ?? null,
       address_line_2: blank(head.receiver_address_line_2) ?? null,
       address_line_3: blank(head.receiver_address_line_3) ?? null,

@@ -18,14 +18,18 @@ export interface Column {
   example: string;
 }
 
+/** how a file writes a pickup or delivery time */
+export const TIME_FORMAT = "DD/MM/YYYY HH:mm, or HH:mm on the despatch date";
+
 const c = (name: string, level: Level, required: boolean, description: string, aliases: string[], example = ""): Column => ({ name, level, required, description, aliases, example });
 
 export const COLUMNS: readonly Column[] = [
   c("site_code", "consignment", true, "Code of the sending site; a row with a site code starts a new consignment", ["site", "sender_site"], "MEL"),
   c("despatch_date", "consignment", true, "Despatch date, DD/MM/YYYY or DD-MM-YYYY", ["date", "despatch"], "01/12/2026"),
   c("reference", "consignment", false, "Consignment reference (up to 255 characters)", ["consignment_reference", "order_number"], "PO-1001"),
-  c("custom_reference", "consignment", false, "Custom reference", [], ""),
+  c("custom_reference", "consignment", false, "Custom reference (one of the customer's list when it has one)", ["custom_consignment_reference"], ""),
   c("receiver_name", "consignment", true, "Receiver name", ["receiver", "name", "recipient", "company"], "Acme Pty Ltd"),
+  c("receiver_code", "consignment", false, "Receiver's code in your address book", ["recipient_code"], ""),
   c("receiver_address_line_1", "consignment", false, "Receiver address line 1", ["address_line_1", "address1", "street"], "1 Main Street"),
   c("receiver_address_line_2", "consignment", false, "Receiver address line 2", ["address_line_2", "address2"], ""),
   c("receiver_address_line_3", "consignment", false, "Receiver address line 3", ["address_line_3", "address3"], ""),
@@ -38,10 +42,14 @@ export const COLUMNS: readonly Column[] = [
   c("receiver_email", "consignment", false, "Receiver e-mail", ["email"], ""),
   c("receiver_address_type", "consignment", false, "business or residential (default business)", ["address_type"], "business"),
   c("special_instructions", "consignment", false, "Special instructions (up to 80 characters)", ["instructions"], ""),
+  c("special_requirements", "consignment", false, "Special requirements (up to 200 characters)", ["requirements"], ""),
   c("account_payable", "consignment", false, "sender, receiver or transfer (default sender)", [], ""),
   c("charge_account", "consignment", false, "Receiver's account when the receiver pays", [], ""),
   c("carrier_code", "consignment", false, "Carrier code; with service_code chooses the service, else the cheapest rate is taken as the screen would", ["carrier"], ""),
-  c("service_code", "consignment", false, "Service code (see mappings?type=services)", ["service"], ""),
+  c("service_code", "consignment", false, "Service code (see Carrier and service codes)", ["service"], ""),
+  c("pickup_at", "consignment", false, `Pickup time, ${TIME_FORMAT}; needed by services that collect at a booked time`, ["pickup_time", "pickup"], ""),
+  c("deliver_by", "consignment", false, `Deliver-by time, ${TIME_FORMAT}; needed by services that deliver by a time`, ["deliver_by_time"], ""),
+  c("deliver_at", "consignment", false, `Delivery time, ${TIME_FORMAT}; needed by services that deliver at a booked time`, ["delivery_time", "deliver_at_time"], ""),
   c("item_type", "item", true, "Item type, by its description or name", ["type", "package", "packaging"], "Carton"),
   c("quantity", "item", true, "Quantity (whole number, up to 4 digits; quotes 1 or 2)", ["qty", "items"], "1"),
   c("length", "item", true, "Length (cm, or in for imperial sites)", [], "40"),
@@ -111,13 +119,16 @@ export function cellsOf(values: Record<string, string>, h: HeaderMap): Record<st
 
 const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-/** GET /api/bulk_upload_template: the header, then a consignment of two item lines as an example. */
-export function templateCsv(): string {
+/** The template: the header, then the example rows (cells by column name; an absent cell is blank). */
+export function templateCsv(rows: Array<Record<string, string>>): string {
   const header = COLUMNS.map((col) => col.name);
-  const first = COLUMNS.map((col) => col.example);
-  const second = COLUMNS.map((col) => (col.level === "item" ? col.example : ""));
-  return `${[header, first, second].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
+  const cells = rows.map((r) => COLUMNS.map((col) => r[col.name] ?? ""));
+  return `${[header, ...cells].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }
+
+/** The columns' own examples, for a consignment of the first row and an item line of the rest. */
+export const exampleCells = (level: Level | "all" = "all"): Record<string, string> =>
+  Object.fromEntries(COLUMNS.filter((col) => level === "all" || col.level === level).map((col) => [col.name, col.example]));
 
 /** GET /api/bulk_upload_mappings: every column, what it fills and the names a file may use for it. */
 export function mappingsJson() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildInput, errorsByLine, skippedLines, typeLookup, type SenderSite } from "./build";
-import { headerProblem, mapHeaders, templateCsv } from "./columns";
-import { groupReference, groupRows, NO_SITE_FIRST, parseUploadDate, type Row } from "./group";
+import { exampleCells, headerProblem, mapHeaders, templateCsv } from "./columns";
+import { groupReference, groupRows, NO_SITE_FIRST, parseUploadDate, parseUploadTime, type Row } from "./group";
 
 const r = (line: number, cells: Record<string, string>): Row => ({ line, cells });
 
@@ -46,11 +46,19 @@ describe("columns", () => {
     expect(headerProblem(mapHeaders([...h.map.keys(), "qty2", "quantity"]))).toMatch(/Unknown columns: qty2|Columns named twice: quantity/);
   });
 
-  it("the template's own header passes and its example makes one consignment of two lines", () => {
-    const [header, ...rows] = templateCsv().trim().split("\r\n");
+  it("the template's own header passes, and a row without a site code is an item line", () => {
+    const [header, ...rows] = templateCsv([exampleCells(), exampleCells("item")]).trim().split("\r\n");
     expect(headerProblem(mapHeaders(header!.split(",")))).toBeNull();
     expect(rows).toHaveLength(2);
     expect(rows[1]!.startsWith(",")).toBe(true);
+  });
+
+  it("reads a pickup or delivery time as a date and time, or a time on the despatch date", () => {
+    expect(parseUploadTime("03/12/2026 9:30", "2026-12-01")).toBe("2026-12-03 09:30");
+    expect(parseUploadTime("03-12-2026 10:00", null)).toBe("2026-12-03 10:00");
+    expect(parseUploadTime("14:45", "2026-12-01")).toBe("2026-12-01 14:45");
+    for (const bad of ["14:45x", "24:00", "31/02/2026 10:00", "2026-12-03 10:00", "10"]) expect(parseUploadTime(bad, "2026-12-01"), bad).toBeNull();
+    expect(parseUploadTime("14:45", null)).toBeNull();
   });
 });
 
@@ -83,6 +91,13 @@ describe("buildInput and the lines of its errors", () => {
       { line: 2, errors: ["Unknown site code XYZ: not one of your sites", expect.stringMatching(/DD\/MM\/YYYY or DD-MM-YYYY/), "Unknown item type crate"] },
       { line: 3, errors: ["Item type pallet names more than one item type: use its description"] },
     ]);
+  });
+
+  it("fills the time columns a service needs, and reports a time it cannot read on the consignment's first line", () => {
+    const timed = groupRows([r(2, { site_code: "MEL", despatch_date: "01/12/2026", receiver_name: "Acme", pickup_at: "10:15", deliver_by: "02/12/2026 17:00", item_type: "carton" })]).groups[0]!;
+    expect(buildInput(timed, sites, types).raw).toMatchObject({ pickup_at: "2026-12-01 10:15", deliver_by: "2026-12-02 17:00", deliver_at: null });
+    const bad = groupRows([r(2, { site_code: "MEL", despatch_date: "01/12/2026", receiver_name: "Acme", pickup_at: "tomorrow", item_type: "carton" })]).groups[0]!;
+    expect(buildInput(bad, sites, types).errors).toEqual([{ line: 2, errors: ["Pickup time must be DD/MM/YYYY HH:mm, or HH:mm on the despatch date (not tomorrow)"] }]);
   });
 
   it("puts an item's field errors on its row and the rest on the first; every line of the consignment is skipped", () => {

@@ -37,6 +37,20 @@ export function parseUploadDate(text: string): string | null {
   return isRealDate(iso) ? iso : null;
 }
 
+/**
+ * A pickup or delivery time as the file writes it (DD/MM/YYYY HH:mm or DD-MM-YYYY HH:mm, or HH:mm
+ * on the despatch date) as YYYY-MM-DD HH:mm; null if it is none of these or names no day or time.
+ */
+export function parseUploadTime(text: string, despatchDate: string | null): string | null {
+  const m = /^(?:(.+?)\s+)?(\d{1,2}):(\d{2})$/.exec(text.trim());
+  if (!m) return null;
+  const day = m[1] ? parseUploadDate(m[1]) : despatchDate;
+  const hour = Number(m[2]);
+  const minute = Number(m[3]);
+  if (!day || hour > 23 || minute > 59) return null;
+  return `${day} ${String(hour).padStart(2, "0")}:${m[3]}`;
+}
+
 /** Groups rows into consignments; a row before any site code belongs to none and is reported. */
 export function groupRows(rows: Row[]): { groups: Group[]; orphans: LineError[] } {
   const groups: Group[] = [];

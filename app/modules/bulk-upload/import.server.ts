@@ -8,6 +8,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { insertMany } from "../../../db/insert-many";
+import { refreshEmissions } from "../emissions/emissions.server";
 import { addresses, bulkUploadReferences, bulkUploads, consignmentChanges, consignmentItems, consignments, carriers, dangerousGoodsItems, itemTypes, services, sites, type ConsignmentState } from "../../../db/schema";
 import { loadCurrentUser, type CurrentUser, type SiteSummary } from "../auth/current-user.server";
 import { canBulkUpload } from "../auth/roles";
@@ -17,6 +18,7 @@ import { customReferenceChoices } from "../consignments/custom-reference.server"
 import { consignmentValues, dangerousGoodsValues, itemValues, quoteQuantityErrors, type OfferedService } from "../consignments/saved-values.server";
 import { siteSenderAddress } from "../consignments/screen.server";
 import { consignmentInputSchema, type ConsignmentInput } from "../consignments/schema";
+import { skippedLocalTimes } from "../calendar/site-time";
 import { ratingData, type RatingData } from "../rating/rating-data.server";
 import { parseCsv } from "../../utils/csv.server";
 import { AppError, type FieldErrors } from "../../utils/errors";
@@ -25,7 +27,7 @@ import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
 import { buildInput, errorsByLine, skippedLines, typeLookup, type SenderSite } from "./build";
 import { cellsOf, headerProblem, mapHeaders } from "./columns";
 import { groupReference, groupRows, type Group, type LineError } from "./group";
-import { readStoredFile, removeStoredFile } from "./files.server";
+import { readUploadFile, removeUploadFile } from "./files.server";
 import { mayUploadKind, type UploadKind } from "./kinds";
 
 /** consignments validated together and written in one transaction */
@@ -119,6 +121,8 @@ async function check(db: DbOrTx, ctx: Context, input: ConsignmentInput): Promise
   if (ctx.choices && input.custom_reference && !ctx.choices.some((c) => c.value === input.custom_reference)) {
     errors.custom_reference = [`${ctx.user.customer.customConsignmentReferenceLabel || "Custom reference"} must be one of the list`];
   }
+  // a time the clocks skip at the sending site is refused, as the screen's save refuses it
+  Object.assign(errors, skippedLocalTimes({ pickup_at: input.pickup_at, deliver_by: input.deliver_by, deliver_at: input.deliver_at }, site.summary.timezone));
   if (Object.keys(errors).length) return { errors };
   let done;
   try {
@@ -189,6 +193,8 @@ async function write(tx: DbOrTx, ctx: Context, good: Good[]): Promise<number[]> 
   await insertMany(tx, dangerousGoodsItems, dg);
   await insertMany(tx, consignmentChanges, good.map((g, i) => ({ consignmentId: consignmentIds[i]!, version: 1, field: "created", fromValue: null, toValue: g.values.state, changedBy: ctx.user.id })));
   await insertMany(tx, bulkUploadReferences, good.map((g, i) => ({ customerId, reference: g.reference, consignmentId: consignmentIds[i]!, bulkUploadId: ctx.uploadId })));
+  // their emissions as the screen's save stores them (docs/decisions/041), one statement for the batch
+  await refreshEmissions(tx, consignmentIds, ctx.now);
   return consignmentIds;
 }
 
@@ -202,7 +208,7 @@ export async function runBulkImport(db: Db, payload: { uploadId: number }, progr
   if (!user || !canBulkUpload(user) || !mayUploadKind(user, kind)) throw new Error("The user who uploaded this file may no longer bulk upload.");
   if (user.customer.id !== upload.customerId) throw new Error("The uploader now works for another customer: upload the file again.");
 
-  const { headers, rows } = await parseCsv(await readStoredFile(upload));
+  const { headers, rows } = await parseCsv(await readUploadFile(db, upload));
   const header = mapHeaders(headers);
   const problem = headerProblem(header);
   if (problem) throw new AppError("invalid", problem);
@@ -283,7 +289,7 @@ export async function runBulkImport(db: Db, payload: { uploadId: number }, progr
   await writing;
   skip(skippedByLine.sort((a, b) => a.line - b.line));
   await db.update(bulkUploads).set({ totalLines: rows.length, created: result.created, skipped: result.skipped_total }).where(eq(bulkUploads.id, upload.id));
-  await removeStoredFile(upload);
+  await removeUploadFile(db, upload);
   return result;
 }
 

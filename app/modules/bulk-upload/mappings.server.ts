@@ -1,5 +1,5 @@
 /** GET /api/bulk_upload_mappings: the columns a file may use, or (type=services) the carrier and service codes the user may name. */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { carriers, services, siteServices, sites } from "../../../db/schema";
@@ -21,7 +21,17 @@ export async function bulkUploadMappings(db: DbOrTx, user: CurrentUser, query: R
   if (type !== "services") return mappingsJson();
   const rows = user.siteIds.length
     ? await db
-        .selectDistinct({ site_code: sites.code, carrier_code: carriers.code, carrier_name: carriers.name, service_code: services.code, service_name: services.name })
+        .selectDistinct({
+          site_code: sites.code,
+          carrier_code: carriers.code,
+          carrier_name: carriers.name,
+          service_code: services.code,
+          service_name: services.name,
+          // the time columns a consignment of this service must fill (the service's or its carrier's setting)
+          needs_pickup_at: sql<boolean>`(${services.pickupAt} or ${carriers.pickupAt})`,
+          needs_deliver_by: sql<boolean>`(${services.deliverBy} or ${carriers.deliverBy})`,
+          needs_deliver_at: sql<boolean>`(${services.deliverAt} or ${carriers.deliverAt})`,
+        })
         .from(siteServices)
         .innerJoin(sites, eq(sites.id, siteServices.siteId))
         .innerJoin(services, eq(services.id, siteServices.serviceId))
@@ -29,5 +39,10 @@ export async function bulkUploadMappings(db: DbOrTx, user: CurrentUser, query: R
         .where(and(eq(sites.customerId, user.customer.id), inArray(sites.id, user.siteIds), eq(siteServices.enabled, true)))
         .orderBy(asc(sites.code), asc(carriers.code), asc(services.code))
     : [];
-  return { services: rows };
+  return {
+    services: rows.map(({ needs_pickup_at, needs_deliver_by, needs_deliver_at, ...r }) => ({
+      ...r,
+      needs: [needs_pickup_at && "pickup_at", needs_deliver_by && "deliver_by", needs_deliver_at && "deliver_at"].filter((n): n is string => Boolean(n)),
+    })),
+  };
 }

@@ -7,7 +7,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { bulkUploads, consignments } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { canBulkRedespatch } from "../auth/roles";
 import { isFailed } from "../consignments/rules";

@@ -1,11 +1,12 @@
 /** The /bulk_upload screen: what it shows (the kinds the user may upload, an upload's progress and result) and its two forms. */
 import type { DbOrTx } from "../../../db/client.server";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { canBulkRedespatch } from "../auth/roles";
 import { readCsvUpload } from "../../utils/csv.server";
 import { pageId } from "../../utils/ids";
-import { assertMayBulkUpload } from "./mappings.server";
+import { assertMayBulkUpload, bulkUploadMappings } from "./mappings.server";
+import { mappingsJson } from "./columns";
 import { kindsFor } from "./kinds";
 import type { ImportResult } from "./import.server";
 import { bulkRedespatch, type RedespatchReport } from "./redespatch.server";
@@ -20,8 +21,13 @@ export async function bulkUploadScreen(db: DbOrTx, user: CurrentUser, url: URL) 
   assertMayOpen(user);
   const id = url.searchParams.get("upload");
   const shown = id ? await bulkUploadFor(db, user, pageId(id)) : null;
+  const kinds = kindsFor(user);
+  // the columns and the codes the file may use, read on the screen as tables (not raw JSON)
+  const services = kinds.length ? ((await bulkUploadMappings(db, user, { type: "services" })) as { services: ServiceCode[] }).services : [];
   return {
-    kinds: kindsFor(user),
+    kinds,
+    columns: kinds.length ? mappingsJson().mappings : [],
+    services,
     canRedespatch: canBulkRedespatch(user),
     upload: shown
       ? {
@@ -34,6 +40,15 @@ export async function bulkUploadScreen(db: DbOrTx, user: CurrentUser, url: URL) 
         }
       : null,
   };
+}
+
+export interface ServiceCode {
+  site_code: string;
+  carrier_code: string;
+  carrier_name: string;
+  service_code: string;
+  service_name: string;
+  needs: string[];
 }
 
 export type ScreenOutcome = { kind: "upload"; started: StartedUpload } | { kind: "redespatch"; report: RedespatchReport };

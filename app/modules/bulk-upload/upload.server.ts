@@ -9,14 +9,14 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { bulkUploads, jobs } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { canBulkUpload } from "../auth/roles";
 import { jobStatusFor } from "../jobs/jobs.server";
 import { csvTextProblem, parseCsv } from "../../utils/csv.server";
 import { AppError, forbidden, notFound } from "../../utils/errors";
 import { headerProblem, mapHeaders } from "./columns";
-import { storeFile } from "./files.server";
+import { storeUploadFile } from "./files.server";
 import { KIND_REFUSED, mayUploadKind, UPLOAD_KINDS, type UploadKind } from "./kinds";
 
 export const BULK_UPLOAD_JOB = "bulk_upload.import";
@@ -58,27 +58,31 @@ export async function startBulkUpload(db: DbOrTx, queue: JobQueue, user: Current
 
   const fingerprint = fingerprintOf(raw.text);
   const customerId = user.customer.id;
-  const stored = { customerId, kind, fingerprint };
-  await storeFile(stored, raw.text);
-  // one transaction: the upload row and its job exist together; a second upload of the same file
-  // waits on the unique index for the first to commit, then answers the first's job
+  // one transaction: the upload row, its stored file and its job exist together; a second upload
+  // of the same file waits on the unique index for the first to commit, then answers the first's job
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(bulkUploads)
       .values({ customerId, userId: user.id, kind, fileName: (raw.fileName ?? "upload.csv").slice(0, 255), fingerprint })
       .onConflictDoNothing()
       .returning();
-    if (row) return { job_id: await enqueue(tx, queue, user, row.id), bulk_upload_id: row.id, duplicate: false };
+    if (row) {
+      await storeUploadFile(tx, row, raw.text);
+      return { job_id: await enqueue(tx, queue, user, row.id), bulk_upload_id: row.id, duplicate: false };
+    }
     const [first] = await tx
-      .select({ id: bulkUploads.id, jobId: bulkUploads.jobId, status: jobs.status })
+      .select({ id: bulkUploads.id, customerId: bulkUploads.customerId, fileName: bulkUploads.fileName, jobId: bulkUploads.jobId, status: jobs.status })
       .from(bulkUploads)
       .leftJoin(jobs, eq(jobs.id, bulkUploads.jobId))
       .where(and(eq(bulkUploads.customerId, customerId), eq(bulkUploads.kind, kind), eq(bulkUploads.fingerprint, fingerprint)))
       .for("update", { of: bulkUploads });
     if (!first) throw new AppError("conflict", "The upload could not be taken: try again.");
     // a run that failed (the database gone, the uploader's rights changed) is run again: per-row
-    // references keep what it made from being made twice
-    if (first.status === "failed" || !first.jobId) return { job_id: await enqueue(tx, queue, user, first.id), bulk_upload_id: first.id, duplicate: true };
+    // references keep what it made from being made twice; it reads the file as uploaded now
+    if (first.status === "failed" || !first.jobId) {
+      await storeUploadFile(tx, first, raw.text);
+      return { job_id: await enqueue(tx, queue, user, first.id), bulk_upload_id: first.id, duplicate: true };
+    }
     return { job_id: first.jobId, bulk_upload_id: first.id, duplicate: true };
   });
 }

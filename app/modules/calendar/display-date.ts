@@ -8,7 +8,11 @@ import { inYearWindow, isRealDate, yearWindowMessage } from "./dates";
 
 export const US = "UNITED STATES OF AMERICA";
 
-const monthFirst = (country: string | null | undefined) => country === US;
+/**
+ * Month first for the United States, or for a person whose date format (user-clock.ts) is
+ * MM/DD/YYYY: every function here takes either a country or a person's date format.
+ */
+export const monthFirst = (country: string | null | undefined) => country === US || country === "MM/DD/YYYY";
 
 /** The pattern a site's dates are typed in, for placeholders and hints. */
 export const dateFormatOf = (country: string | null | undefined) => (monthFirst(country) ? "MM/DD/YYYY" : "DD/MM/YYYY");

@@ -18,17 +18,19 @@ describe("site time", () => {
     expect(todayIn("Australia/Melbourne", at("2026-12-01T12:59:59.999Z"))).toBe("2026-12-01");
   });
 
-  it("a user's today: at the site asked for, else the default site, else the first; UTC without sites", () => {
+  it("a user's today: at the site asked for, else in the user's own zone (never the first site's)", () => {
     const sites = [
       { id: 1, timezone: "America/Los_Angeles" },
       { id: 2, timezone: "Australia/Melbourne" },
     ];
     const now = at("2026-12-01T20:00:00Z"); // 12:00 on 1 Dec in LA, 07:00 on 2 Dec in Melbourne
-    expect(userToday({ sites, defaultSiteId: 1 }, 2, now)).toBe("2026-12-02");
-    expect(userToday({ sites, defaultSiteId: 2 }, null, now)).toBe("2026-12-02");
-    expect(userToday({ sites, defaultSiteId: null }, undefined, now)).toBe("2026-12-01");
-    expect(userToday({ sites, defaultSiteId: 2 }, 99, now)).toBe("2026-12-02");
-    expect(userToday({ sites: [], defaultSiteId: null }, null, now)).toBe("2026-12-01");
+    const melbourne = { timeZone: "Australia/Melbourne" };
+    expect(userToday({ sites, clock: { timeZone: "America/Los_Angeles" } }, 2, now)).toBe("2026-12-02");
+    expect(userToday({ sites, clock: melbourne }, null, now)).toBe("2026-12-02");
+    expect(userToday({ sites, clock: melbourne }, undefined, now)).toBe("2026-12-02");
+    expect(userToday({ sites, clock: melbourne }, 1, now)).toBe("2026-12-01");
+    expect(userToday({ sites, clock: { timeZone: "America/Los_Angeles" } }, 99, now)).toBe("2026-12-01");
+    expect(userToday({ sites: [], clock: melbourne }, null, now)).toBe("2026-12-02");
   });
 
   it("times read as the site reads them, month first in the US", () => {

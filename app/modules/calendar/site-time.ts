@@ -4,6 +4,7 @@
  * on a Melbourne morning UTC is still on yesterday; late on a Los Angeles afternoon it is already
  * on tomorrow.
  */
+import { monthFirst } from "./display-date";
 
 // a formatter per zone and shape, kept: making one costs more than the rest of a rate shop's date work
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -50,10 +51,10 @@ export function todayIn(timeZone: string | null, now = new Date()): string {
 }
 
 function siteDate(p: Record<string, string>, country: string): string {
-  return country === "UNITED STATES OF AMERICA" ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
+  return monthFirst(country) ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
 }
 
-/** A time as the site reads it: DD/MM/YYYY HH:mm (MM/DD/YYYY for the US). */
+/** A time as the site reads it: DD/MM/YYYY HH:mm (MM/DD/YYYY for the US); `country` may be a person's date format. */
 export function localTime(at: Date, timeZone: string | null, country: string): string {
   const p = zoned(at, timeZone, true);
   return `${siteDate(p, country)} ${p.hour}:${p.minute}`;
@@ -69,14 +70,19 @@ export function localDate(at: Date, timeZone: string | null, country: string): s
 
 type UserSites<S> = { sites: S[]; defaultSiteId: number | null };
 
-/** The site a user's dates and times are read at: the given site, else their default site, else their first (none without sites). */
+/**
+ * The site a user works from by default: the given site, else their default site, else their
+ * first. For choosing a site only, never for reading dates: a user's dates are their clock's
+ * (user-clock.ts), since a staff user's first site is just the customer's first.
+ */
 export function userSite<S extends { id: number }>(user: UserSites<S>, siteId?: number | null): S | undefined {
   return user.sites.find((s) => s.id === siteId) ?? user.sites.find((s) => s.id === user.defaultSiteId) ?? user.sites[0];
 }
 
-/** "Today" for a user at their site (userSite); UTC for a user without sites. */
-export function userToday(user: UserSites<{ id: number; timezone: string | null }>, siteId?: number | null, now = new Date()): string {
-  return todayIn(userSite(user, siteId)?.timezone ?? null, now);
+/** "Today" at the given site of the user's; without one (or one not theirs), today in the user's own time zone (their clock). */
+export function userToday(user: { sites: { id: number; timezone: string | null }[]; clock: { timeZone: string } }, siteId?: number | null, now = new Date()): string {
+  const site = siteId == null ? undefined : user.sites.find((s) => s.id === siteId);
+  return todayIn(site ? site.timezone : user.clock.timeZone, now);
 }
 
 const WALL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/;

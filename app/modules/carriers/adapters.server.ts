@@ -7,10 +7,12 @@
  * so it is polled), and a simulated carrier that can be told to fail, so the failure paths of
  * despatch, redespatch and cancellation are real. Real carrier APIs plug in behind this later.
  */
-import type { DbOrTx } from "../../../db/client.server";
 import type { Mailer } from "../mail/mailer.server";
-import type { TrackingEvent } from "../tracking/states";
 import { journeyEvents, planJourneys } from "./simex-tracking.server";
+import type { CancelResult, CarrierEvent, Simulation, TrackingContext, TrackingSubject } from "./tracking-types";
+
+// the tracking types live below this file and the simulated journeys (tracking-types.ts); named here too for the callers
+export type { CancelResult, CarrierEvent, Simulation, TrackingContext, TrackingPlace, TrackingSubject } from "./tracking-types";
 
 export interface CarrierInfo {
   code: string;
@@ -27,8 +29,6 @@ export interface ManifestForCarrier {
 
 export type DespatchOutcome = { ok: true; ready: boolean } | { ok: false; reason: string };
 
-export type CancelResult = "cancel_pending" | "cancel_confirmed" | "cancel_confirmed_for_auto_delivered" | "cancel_rejected";
-
 export interface CancelRequest {
   consignmentNumber: string | null;
   autoDelivered: boolean;
@@ -36,53 +36,6 @@ export interface CancelRequest {
   customerName: string;
   requestedBy: string;
   mailer: Mailer;
-}
-
-export interface TrackingPlace {
-  name: string | null;
-  locality: string | null;
-  region: string | null;
-  postcode: string | null;
-  country: string;
-  latitude: number | null;
-  longitude: number | null;
-  /** IANA zone: the address's, else its region's, else the sending site's */
-  timeZone: string | null;
-}
-
-/** A despatched consignment as a carrier's tracking sees it. */
-export interface TrackingSubject {
-  consignmentId: number;
-  consignmentNumber: string;
-  /** when its manifest was despatched */
-  despatchedAt: Date;
-  /** the day it is to be collected (YYYY-MM-DD), at the sender */
-  despatchDate: string | null;
-  estimatedDeliveryDate: string | null;
-  sender: TrackingPlace;
-  receiver: TrackingPlace;
-}
-
-/** An event as a carrier gives it (POST /api/tracking_events takes the same from carriers that push). */
-export interface CarrierEvent {
-  consignmentId: number;
-  event: TrackingEvent;
-  carrierEvent: string;
-  /** ISO 8601 at the offset of where it happened */
-  eventTime: string;
-  message: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  podUrl: string | null;
-  images: string[];
-  /** a proof of delivery the product draws (the simulated carrier's): served at /api/pod/{event id} */
-  generatedPod?: boolean;
-}
-
-/** Where tracking calls run: the carrier's own records (the simulated one's) and its clock. */
-export interface TrackingContext {
-  db: DbOrTx;
-  now: Date;
 }
 
 export interface CarrierAdapter {
@@ -101,22 +54,6 @@ export interface CarrierAdapter {
   fetchTrackingEvents(ctx: TrackingContext, subjects: TrackingSubject[]): Promise<CarrierEvent[]>;
   /** Books a pickup (spec 2 "Booking"): answers the carrier's booking number, or why it was refused. */
   bookPickup(request: PickupRequest): Promise<BookingOutcome>;
-}
-
-/** What the simulated carrier is told to do (carriers.options.simulate), set by devs for a demo or test. */
-export interface Simulation {
-  fail_despatch?: boolean;
-  /** answer a despatch only after this long, as a slow carrier API would (demos of progress; the kill-mid-despatch test) */
-  delay_ms?: number;
-  cancel_result?: CancelResult;
-  reject_message?: string;
-  /** despatch to delivery on the simulated clock, for journeys planned from now on; unset: until the estimated delivery date */
-  journey_minutes?: number | null;
-  /** the first delivery attempt fails, then the goods go out again */
-  fail_delivery?: boolean;
-  /** refuse pickup bookings (they can be rebooked), or refuse them for good (failed_permanently) */
-  fail_booking?: boolean;
-  fail_booking_permanently?: boolean;
 }
 
 /** The generic carrier's cancellation: an e-mail to the account's support address. */

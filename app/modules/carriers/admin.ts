@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { AdapterKind } from "./adapters.server";
 import { flag } from "../users/admin";
+import { TRANSPORT_MODES } from "../../../db/schema/carriers";
 import { VALIDATION_FIELD_TO_ACCOUNT, always, type ValidationField } from "../customers/accounts";
 
 export const CARRIER_MESSAGES = {
@@ -168,6 +169,9 @@ export const serviceSchema = z.object({
   code: codeField(30),
   name: required("Name", 100),
   type: z.enum(SERVICE_TYPES, { error: "Please choose a type" }).default("general"),
+  /** how its freight travels: the emission factor's mode (docs/decisions/041) */
+  // a form without the field (blank) keeps the default, as an /api body without it does
+  transport_mode: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(TRANSPORT_MODES, { error: `Transport mode must be one of ${TRANSPORT_MODES.join(", ")}` }).default("road")),
   group: optionalText(100),
   support_email: optionalEmail,
   route_code: optionalText(50),

@@ -25,6 +25,7 @@ const toJson = (r: Row, carrierCode: string): ServiceJson => ({
   code: r.code,
   name: r.name,
   type: r.type,
+  transport_mode: r.transportMode,
   group: r.group,
   support_email: r.supportEmail,
   route_code: r.routeCode,
@@ -91,6 +92,7 @@ async function checkService(db: DbOrTx, carrierId: number, raw: Record<string, u
 const columns = (input: ServiceInput, options: Record<string, unknown>) => ({
   name: input.name,
   type: input.type,
+  transportMode: input.transport_mode,
   group: input.group,
   supportEmail: input.support_email,
   routeCode: input.route_code,

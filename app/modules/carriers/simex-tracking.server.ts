@@ -10,7 +10,7 @@ import { and, asc, between, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { localities, simulatedJourneys, type PlannedEvent } from "../../../db/schema";
 import { instantInZone } from "../calendar/zone-offset";
-import type { CarrierEvent, Simulation, TrackingContext, TrackingPlace, TrackingSubject } from "./adapters.server";
+import type { CarrierEvent, Simulation, TrackingContext, TrackingPlace, TrackingSubject } from "./tracking-types";
 import { planJourney, routePoints, type JourneyPlace, type Point } from "./simex-journey";
 
 const MINUTE = 60_000;

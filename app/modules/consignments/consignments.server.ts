@@ -17,13 +17,15 @@ import {
   type ConsignmentState,
 } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { isAdmin } from "../auth/roles";
+import { isAdmin, type AccessSubject } from "../auth/roles";
 import type { Som } from "../rating/measure";
 import { ratesForViewer } from "../rating/visibility";
 import { notFound, type FieldErrors } from "../../utils/errors";
 import { addressJson, type AddressJson } from "../addresses/address-json";
 import type { ReturnInfoInput } from "./schema";
 import { hasTickets } from "../enquiries/tickets.server";
+import { emissionsFor } from "../emissions/emissions.server";
+import type { EmissionsField } from "../emissions/method";
 
 export const STALE_MESSAGE = "Unable to save. Someone else may have modified the consignment, please refresh.";
 
@@ -60,7 +62,9 @@ export interface ItemJson {
 }
 
 /** The consignment object of spec 1 section 3, as /api answers it and the screen reads it. */
-export interface ConsignmentJson {
+export type ConsignmentJson = ConsignmentFields & EmissionsField;
+
+interface ConsignmentFields {
   id: number;
   version: number;
   consignment_number: string | null;
@@ -119,6 +123,8 @@ export interface ConsignmentJson {
 
 export type ReturnInfo = ReturnInfoInput;
 
+const withEmissions = (detail: Record<string, unknown> | null, e: EmissionsField) => (detail ? { ...detail, emissions: e.emissions } : null);
+
 const num = (v: string | null | undefined) => (v == null ? null : Number(v));
 
 /** Consignments this user may see: the working customer's, at one of the user's sites. */
@@ -149,10 +155,10 @@ export async function lockConsignment(tx: DbOrTx, user: CurrentUser, id: number)
 }
 
 /** The consignment as JSON, with its addresses, items, dangerous goods lines and service. */
-export async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow): Promise<ConsignmentJson> {
+export async function toJson(db: DbOrTx, user: AccessSubject, row: ConsignmentRow): Promise<ConsignmentJson> {
   const addressIds = [row.senderAddressId, row.receiverAddressId].filter((id): id is number => id != null);
   // one round of parallel reads
-  const [addressRows, itemRows, serviceRow, siteRow, accountRow, dgRows, ticketsRaised] = await Promise.all([
+  const [addressRows, itemRows, serviceRow, siteRow, accountRow, dgRows, ticketsRaised, emissions] = await Promise.all([
     addressIds.length ? db.select().from(addresses).where(inArray(addresses.id, addressIds)) : Promise.resolve([]),
     db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, row.id)).orderBy(asc(consignmentItems.position), asc(consignmentItems.id)),
     row.serviceId
@@ -176,6 +182,7 @@ export async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow)
       .orderBy(asc(dangerousGoodsItems.id))
       .then((r) => r.map((x) => x.dg)),
     hasTickets(db, row.id),
+    emissionsFor(db, row.id),
   ]);
   const byId = new Map(addressRows.map((a) => [a.id, a]));
   const hidden = Boolean(row.ratingDetail && (row.ratingDetail as { hidden?: boolean }).hidden) && !isAdmin(user);
@@ -243,7 +250,8 @@ export async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow)
     cheapest_carrier_rate: hidden ? null : num(row.cheapestCarrierRate),
     cheapest_carrier_rate_excl_gst: hidden ? null : num(row.cheapestCarrierRateExclGst),
     carrier_selection_by: row.carrierSelectionBy,
-    rating_detail: hidden ? null : ratesForViewer(user, { rating_detail: row.ratingDetail ?? null }).rating_detail,
+    // the rating detail carries the emissions of the weight it charged (docs/decisions/041)
+    rating_detail: hidden ? null : withEmissions(ratesForViewer(user, { rating_detail: row.ratingDetail ?? null }).rating_detail, emissions),
     options: row.options,
     manifest_id: row.manifestId,
     number_of_labels: row.numberOfLabels,
@@ -260,8 +268,16 @@ export async function toJson(db: DbOrTx, user: CurrentUser, row: ConsignmentRow)
     active: row.active,
     return_info: (row.returnInfo as ReturnInfo | null) ?? null,
     errors: row.errors,
+    // well-to-wheel kg CO2e as stored at the last save, or null with the reason (docs/decisions/041)
+    ...emissions,
   };
 }
+
+/**
+ * The consignment as a webhook carries it to the customer (docs/decisions/039): as the customer's
+ * own despatcher reads it from /api, whoever made the change (no buy costs, a hidden rate hidden).
+ */
+export const webhookConsignmentJson = (db: DbOrTx, row: ConsignmentRow) => toJson(db, { role: "despatcher" }, row);
 
 /** GET /api/consignments/{id}: one consignment of the user's customer and sites. */
 export async function getConsignment(db: DbOrTx, user: CurrentUser, id: number): Promise<ConsignmentJson> {

@@ -124,6 +124,12 @@ interface RatedAddress {
  * The rating payload of spec 1 section 7 for a consignment (flat address parts): what the save
  * prices on the server, what "Get rates" prices without JavaScript and what the screen rates live.
  */
+/** options.declared_value when it is a number (the API's consignments may carry one). */
+const declaredValueOf = (options: Record<string, unknown> | null | undefined) => {
+  const v = Number(options?.declared_value);
+  return options?.declared_value != null && Number.isFinite(v) && v >= 0 ? v : undefined;
+};
+
 export function ratingPayloadOf(c: {
   despatch_date: string | null;
   site_code: string;
@@ -132,6 +138,8 @@ export function ratingPayloadOf(c: {
   consignment_id?: number | null;
   preselected_carrier_service?: string | null;
   preselected_service_type?: string | null;
+  reference?: string | null;
+  options?: Record<string, unknown> | null;
   items: Array<{ quantity: number; item_type_id: number | null; length: number; width: number; height: number; weight_in_uom: number; dangerous_goods_items: unknown[] }>;
   sender_address?: RatedAddress | null;
   receiver_address?: RatedAddress | null;
@@ -155,6 +163,9 @@ export function ratingPayloadOf(c: {
     consignment_id: c.consignment_id ?? undefined,
     preselected_carrier_service: c.preselected_carrier_service ?? undefined,
     preselected_service_type: c.preselected_service_type ?? undefined,
+    // read by the shipping rules only (a declared value is kept in the consignment's options)
+    reference: c.reference ?? undefined,
+    declared_value: declaredValueOf(c.options),
     items: c.items.map((i) => ({
       quantity: i.quantity,
       item_type: i.item_type_id,

@@ -5,6 +5,7 @@
  * another customer's id is not found.
  */
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { describeEmissions } from "../emissions/method";
 import type { DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, consignmentChanges, consignments, customers, manifests, services, sites, trackingEvents, users } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -110,6 +111,7 @@ export async function consignmentInformation(db: DbOrTx, user: CurrentUser, id: 
     ["carrier_name", c.carrier_name],
     ["service_name", c.service_name],
     ["service_rate", c.service_rate],
+    ["emissions", describeEmissions(c)],
     ["return_type", c.return_type],
     // how it leaves: by itself (the account's auto despatch) or when someone despatches it
     ["despatch_type", extra.account ? (extra.account.autoDespatch ? "auto" : "manual") : null],

@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { MAX_ID, recordId } from "../../utils/ids";
+import { consignmentStateLabel } from "./state-labels";
 
 /** State filters of the list (spec 1 section 4 "List filters"); metadata is every state. */
 export const LIST_FILTERS = ["metadata", "incomplete", "labels_to_print", "complete", "despatched", "failed"] as const;
@@ -48,9 +49,7 @@ export const canDespatchIn = (f: ListFilter) => f !== "incomplete" && f !== "lab
 export function stateLabel(state: string, labelsPrinted: boolean): string {
   if (state === "open") return FILTER_LABELS.incomplete;
   if (state === "despatchable") return labelsPrinted ? FILTER_LABELS.complete : FILTER_LABELS.labels_to_print;
-  // proof of delivery is said as the trade says it
-  const words = state.replace(/_/g, " ").replace(/\bpod$/, "POD");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return consignmentStateLabel(state);
 }
 
 /** Rows per page of a group ("Show more" loads the next page after the last row). */

@@ -18,11 +18,13 @@ import { addressValues } from "../addresses/address-json";
 import { consignmentInputSchema, type ConsignmentInput } from "./schema";
 import { consignmentValues, dangerousGoodsValues, itemValues, offeredServiceOf, quoteQuantityErrors } from "./saved-values.server";
 import { transition } from "./lifecycle";
-import { loadRow, STALE_MESSAGE, toJson, type ConsignmentJson, type ConsignmentRow } from "./consignments.server";
+import { loadRow, STALE_MESSAGE, toJson, webhookConsignmentJson, type ConsignmentJson, type ConsignmentRow } from "./consignments.server";
 import { complete } from "./completion.server";
 import { writeAudit } from "./audit.server";
 import { customReferenceChoices } from "./custom-reference.server";
 import { completeLabelRecords } from "../numbers/label-records.server";
+import { refreshEmissions } from "../emissions/emissions.server";
+import { emitEvent } from "../webhooks/index.server";
 
 /** The consignment's own copy of an address: updated in place, created on first save, removed when cleared. */
 async function writeAddress(tx: DbOrTx, currentId: number | null, values: ReturnType<typeof addressValues> | null): Promise<number | null> {
@@ -169,8 +171,14 @@ export async function saveConsignment(db: DbOrTx, user: CurrentUser, id: number 
       saved = { ...saved, numberOfLabels: labels.get(saved.id)! };
     }
 
+    // the figure of what this save wrote (weight, places, service), in its transaction: a rolled-back save leaves the old one
+    await refreshEmissions(tx, [saved.id], now);
     const after = await toJson(tx, user, saved);
     await writeAudit(tx, user, saved.id, saved.version, before, after);
+    // in this transaction: the delivery exists exactly when the consignment does
+    if (!existing && !isQuote) {
+      await emitEvent(tx, { type: "consignment.created", customerId: saved.customerId, consignmentId: saved.id, payload: () => webhookConsignmentJson(tx, saved) });
+    }
     return { consignment: after, complete: Object.keys(errors).length === 0 && Boolean(rate) };
   });
 }

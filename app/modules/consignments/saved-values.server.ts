@@ -10,6 +10,7 @@ import { carriers, services, siteServices, type ConsignmentState } from "../../.
 import type { FieldErrors } from "../../utils/errors";
 import type { Rate, RateResponse } from "../rating/engine";
 import { itemVolume, type Som } from "../rating/measure";
+import { ruleEffects } from "../shipping-rules/apply";
 import { serviceKey } from "./completion.server";
 import type { ConsignmentRow, ReturnInfo } from "./consignments.server";
 import { roundUpToQuarter } from "./rules";
@@ -93,6 +94,8 @@ export function consignmentValues(v: ValuesOf) {
   const cheapest = response?.carriers.find((r) => !r.is_poa && r.total != null) ?? null;
   const ruleBased = response && response.selected_index != null ? response.carriers[response.selected_index] : null;
   const listColumns = listColumnsOf(input, returnType, v.som);
+  const rule = response?.shipping_rule;
+  const effects = ruleEffects(rule, input.special_instructions, { ...(existing?.options ?? {}), ...(input.options ?? {}) });
   return {
     siteId: v.siteId,
     reference: input.reference,
@@ -100,7 +103,7 @@ export function consignmentValues(v: ValuesOf) {
     despatchDate: input.despatch_date,
     accountPayable: input.account_payable,
     chargeAccount: input.charge_account,
-    specialInstructions: input.special_instructions,
+    specialInstructions: effects.specialInstructions,
     specialRequirements: input.special_requirements,
     pickupAt: input.pickup_at,
     deliverBy: input.deliver_by,
@@ -120,8 +123,9 @@ export function consignmentValues(v: ValuesOf) {
     cheapestCarrierRate: cheapest?.total != null ? String(cheapest.total) : null,
     cheapestCarrierRateExclGst: cheapest?.total_exclusive != null ? String(cheapest.total_exclusive) : null,
     carrierSelectionBy: rate ? v.userId : (existing?.carrierSelectionBy ?? null),
-    ratingDetail: rate?.rating_detail ? { ...rate.rating_detail, hidden: rate.is_na } : null,
-    options: { ...(existing?.options ?? {}), ...(input.options ?? {}) },
+    // the rules' decision (the rule, its reason, the rules that fell through) kept with the price
+    ratingDetail: rate?.rating_detail ? { ...rate.rating_detail, hidden: rate.is_na, ...(rule ? { shipping_rule: rule } : {}) } : null,
+    options: effects.options,
     returnInfo: returnType ? returnInfoValues(input.return_info) : null,
     // the carrier wants a consignment note (print_consignments); dangerous goods want their document
     printConnote: rate ? Boolean(offered?.printConsignments) : (existing?.printConnote ?? false),

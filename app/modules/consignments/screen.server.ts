@@ -7,7 +7,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { itemTypes, manifests, sites } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { requireUser } from "../auth/guard.server";
 import { throwIfAccessError } from "../../utils/ui.server";

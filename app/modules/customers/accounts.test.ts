@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fieldErrorsFrom } from "../../utils/validation";
 import { accountSchema, accountValidationErrors, fitsDigitsMessage, passesValidation, rangesOverlap, rangeWarnings, ACCOUNT_MESSAGES, type AccountValidation } from "./accounts";
 
 describe("passesValidation: every rule by modifier, case sensitive", () => {
@@ -72,6 +73,11 @@ describe("accountSchema ranges", () => {
     expect(errors({ consignment_range_start: 50, consignment_range_end: 49 })).toEqual({ consignment_range_end: ACCOUNT_MESSAGES.startAfterEnd });
     expect(errors({ consignment_range_end: 10000 })).toEqual({ consignment_range_end: fitsDigitsMessage(4) });
     expect(errors({ sscc_range_start: 5 })).toHaveProperty("sscc_range_end");
+  });
+  it("says a huge range start's message once (issue 31 item 8)", () => {
+    const r = accountSchema.safeParse({ ...base, consignment_range_start: "99999999999999999999" });
+    expect(r.success).toBe(false);
+    expect(fieldErrorsFrom(r.error!)).toEqual({ consignment_range_start: ["Consignment range start must be a whole number"] });
   });
   it("limits notes to 255 characters", () => {
     expect(errors({ notes_attributes: [{ text: "x".repeat(256) }] })).toEqual({ "notes_attributes.0.text": ACCOUNT_MESSAGES.noteTooLong });

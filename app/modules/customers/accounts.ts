@@ -48,6 +48,8 @@ export const noteSchema = z.object({
 /** One range of an account: start <= end and the end fits the digits (a number must print in them). */
 function checkRange(ctx: z.RefinementCtx, v: { start?: number | null; end?: number | null; digits?: number | null }, endField: string) {
   // runs beside the fields' own checks (see `always`): a value that failed its own is skipped here
+  // (a number past the safe integers failed its own "whole number" check too)
+  if (!Number.isSafeInteger(v.start) || !Number.isSafeInteger(v.end)) return;
   if (typeof v.start !== "number" || typeof v.end !== "number") return;
   if (v.end < v.start) ctx.addIssue({ code: "custom", path: [endField], message: ACCOUNT_MESSAGES.startAfterEnd });
   else if (typeof v.digits === "number" && v.end >= 10 ** v.digits) ctx.addIssue({ code: "custom", path: [endField], message: fitsDigitsMessage(v.digits) });

@@ -24,14 +24,14 @@ export const MESSAGES = {
   threshold: "Threshold must be a number, 0 or more",
   billingFrom: "Billing address from must be ENTERED, SITE, one of the customer's sites or a site per region",
   billingSite: "That site is not one of this customer's sites",
-  referenceType: "Custom reference type must be text, dropdown_generic or dropdown_charge_site",
+  referenceType: "Choose a custom reference type: free text, a list of references or a site to charge",
   allocateBy: "Invoice allocation must be CUSTOMER, SITE or REGION",
   tooLong: "Too long (at most 255 characters)",
   referenceBlank: "Reference can't be blank",
   referenceTooLong: "Reference is too long (at most 4000 characters)",
   referenceDuplicate: "Reference is already in the list",
   referencesBody: "Send an array of references",
-  referencesNotGeneric: "Custom references are used only when the custom reference type is dropdown_generic",
+  referencesNotGeneric: "Custom references are used only when the custom reference type is 'A list of references'",
   saveBeforeSorting: "Please save your Custom References before sorting.",
   referencesSaved: "Custom References were saved.",
   despatchEnabled: "despatch_enabled must be true or false",
@@ -44,6 +44,12 @@ export const DEFAULT_SESSION_TIMEOUT = 720;
 export const MERGE_LIMITS = [3, 4, 5] as const;
 export const REGIONS = ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] as const;
 export const REFERENCE_TYPES = ["text", "dropdown_generic", "dropdown_charge_site"] as const;
+/** How the customer form names each custom reference type (issue 31 #6: 'dropdown_generic' was shown). */
+export const REFERENCE_TYPE_LABELS: Record<(typeof REFERENCE_TYPES)[number], string> = {
+  text: "Free text",
+  dropdown_generic: "A list of references",
+  dropdown_charge_site: "A site to charge",
+};
 export const ALLOCATE_BY = ["CUSTOMER", "SITE", "REGION"] as const;
 /** The form's choice for "a site per region" (the region fields then say which). */
 export const BY_REGION = "REGION_MAP";

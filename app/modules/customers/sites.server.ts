@@ -7,7 +7,7 @@ import { and, asc, count, eq, ilike, or } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignments, services, sites, users, type Country } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import { resolvePlace } from "../localities/resolve.server";
+import { CHOOSE_PLACE, resolveAddressPlace } from "../localities/resolve.server";
 import { customerForStaff } from "../tenancy/customers.server";
 import { startsWith } from "../localities/localities.server";
 import { AppError, type FieldErrors } from "../../utils/errors";
@@ -125,12 +125,12 @@ async function checkInput(db: DbOrTx, raw: Record<string, unknown>) {
   if (!result.success) throw new AppError("invalid", Object.values(errors)[0]?.[0] ?? SITE_MESSAGES.failed, errors);
   const input = result.data;
   const a = input.address;
-  const place = await resolvePlace(db, { name: a.sublocality || a.locality, postcode: a.postcode, region: a.region, country: a.country });
+  const place = await resolveAddressPlace(db, a);
   const locality = (message: string) => new AppError("invalid", message, { "address.locality": [message] });
-  if (place.status === "blank") throw locality("Please enter a locality");
-  if (place.status === "none") throw locality(`No locality matches "${[a.locality, a.postcode].filter(Boolean).join(" ")}"`);
-  if (place.status === "choose") throw locality("More than one place matches: choose the locality from the list, or add its postcode");
-  const p = place.place;
+  if (place.status !== "found") {
+    throw locality(place.status === "blank" ? "Please enter a locality" : place.status === "choose" ? CHOOSE_PLACE : `No locality matches "${[a.locality, a.postcode].filter(Boolean).join(" ")}"`);
+  }
+  const p = place.address;
   return { ...input, address: { ...a, locality: p.locality, sublocality: p.sublocality ?? undefined, postcode: p.postcode, region: p.region ?? undefined } };
 }
 

@@ -9,7 +9,8 @@ import { carrierAccounts, carriers, consignmentChanges, consignments, type Consi
 import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
 import { canAlwaysCancel, isCustomerServiceRole } from "../auth/roles";
-import { lockConsignment } from "../consignments/consignments.server";
+import { lockConsignment, webhookConsignmentJson } from "../consignments/consignments.server";
+import { emitEvent } from "../webhooks/index.server";
 import { canTransition, transition } from "../consignments/lifecycle";
 import { SUPPORT_EMAIL_MISSING } from "../consignments/rules";
 import type { MailMessage, Mailer } from "../mail/mailer.server";
@@ -43,8 +44,9 @@ async function setState(tx: DbOrTx, user: CurrentUser, id: number, from: Consign
     .update(consignments)
     .set({ state: to, version: sql`${consignments.version} + 1`, updatedAt: new Date() })
     .where(eq(consignments.id, id))
-    .returning({ version: consignments.version });
+    .returning();
   await tx.insert(consignmentChanges).values({ consignmentId: id, version: saved!.version, field: "state", fromValue: from, toValue: to, changedBy: user.id });
+  if (to === "cancelled") await emitEvent(tx, { type: "consignment.cancelled", customerId: saved!.customerId, consignmentId: id, payload: () => webhookConsignmentJson(tx, saved!) });
 }
 
 /** PUT /api/consignments/{id}/initiate_cancel */

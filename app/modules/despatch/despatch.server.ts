@@ -13,14 +13,15 @@ import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignmentChanges, consignments, manifests } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { adapterFor, adapterKind, type CarrierInfo, type DespatchOutcome } from "../carriers/adapters.server";
 import { allocateConsignmentNumbers, allocateManifestNumber } from "../numbers/numbers.server";
 import { completeLabelRecords } from "../numbers/label-records.server";
-import { getConsignment } from "../consignments/consignments.server";
+import { getConsignment, webhookConsignmentJson } from "../consignments/consignments.server";
+import { emitEvents } from "../webhooks/index.server";
 import { isDespatchable, isFailed } from "../consignments/rules";
 import { bool } from "../consignments/schema";
 import { EMAILED, NO_EMAIL } from "./return-email.server";
@@ -281,6 +282,7 @@ async function despatchGroup(db: Db, group: Group, customerId: number, userId: n
       )
       .where(eq(manifests.id, manifestId));
     const changes: { id: number; version: number; from: string; to: string }[] = [];
+    const despatchedRows: (typeof consignments.$inferSelect)[] = [];
     for (const r of rows) {
       const state = transition(r.state, outcome.ok ? "despatch_succeeded" : "despatch_failed");
       const [saved] = await tx
@@ -295,10 +297,13 @@ async function despatchGroup(db: Db, group: Group, customerId: number, userId: n
           updatedAt: now,
         })
         .where(eq(consignments.id, r.id))
-        .returning({ version: consignments.version });
+        .returning();
       changes.push({ id: r.id, version: saved!.version, from: r.state, to: state });
+      if (outcome.ok) despatchedRows.push(saved!);
     }
     await writeStateChanges(tx, changes, userId);
+    // with the despatch's own commit: a manifest the carrier refused (rolled back) sends none
+    await emitEvents(tx, despatchedRows.map((row) => ({ type: "consignment.despatched" as const, customerId, consignmentId: row.id, payload: () => webhookConsignmentJson(tx, row) })));
     if (unnumbered.length) {
       const versionOf = new Map(changes.map((c) => [c.id, c.version]));
       await tx.insert(consignmentChanges).values(

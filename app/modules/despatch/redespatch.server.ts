@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, or } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { consignments } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { AppError, notFound } from "../../utils/errors";
 import { isFailed } from "../consignments/rules";

@@ -37,6 +37,8 @@ export async function loadEnquiriesPage(services: EnquiryServices, user: Current
     filterErrors,
     notice,
     staff: seesAllCustomers(user),
+    // times read in the user's zone and format (their clock), not UTC
+    clock: { timeZone: user.clock.timeZone, dateFormat: user.clock.dateFormat },
     // customer service keeps the working customer's list of types (spec 1 section 6)
     typesPath: seesAllCustomers(user) ? `/customers/${user.customer.id}/enquiry_types` : null,
     defaults: { full_name: user.fullName, email: user.email, phone: user.phoneNumber ?? "" },

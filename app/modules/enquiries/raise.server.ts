@@ -17,6 +17,7 @@ import { env } from "../../utils/env.server";
 import { fieldErrorsFrom, parseOrThrow } from "../../utils/validation";
 import { findCategory } from "./categories.server";
 import { enquiryMail } from "./mail";
+import { emitEvent } from "../webhooks/index.server";
 import { getTicket, scopedConsignment, seesAllCustomers } from "./tickets.server";
 import { commentSchema, failureMessage, MESSAGES, statusSchema, ticketSchema, typeRuleErrors, type CommentJson, type TicketJson } from "./types";
 
@@ -102,10 +103,15 @@ export async function createTicket(services: EnquiryServices, user: CurrentUser,
     if (input.description) await tx.insert(ticketComments).values({ ticketId: ticket!.id, authorId: user.id, authorName: user.fullName, comment: input.description });
     const mail = enquiryMail({ kind: "new", ticket: ticket!, consignmentNumber: consignment?.number ?? null, author: user.fullName, text: input.description ?? "", link: `${services.baseUrl}/enquiries` });
     await sendAll(services.mailer, tx, recipients(support, input.email).map((to) => ({ ...mail, to })), support);
+    await emitTicketEvent(tx, user, ticket!);
     return ticket!.id;
   });
   return getTicket(db, user, id);
 }
+
+/** enquiry.updated (docs/decisions/039), in the change's transaction: the ticket as GET /api/tickets/{id} then gives it. */
+const emitTicketEvent = (tx: DbOrTx, user: CurrentUser, t: { id: number; customerId: number; consignmentId: number | null }) =>
+  emitEvent(tx, { type: "enquiry.updated", customerId: t.customerId, consignmentId: t.consignmentId, payload: () => getTicket(tx, user, t.id) });
 
 /**
  * POST /api/tickets/{id}/comment { comment }: adds to the trail and mails support and the other
@@ -130,6 +136,7 @@ export async function addComment(services: EnquiryServices, user: CurrentUser, i
     await tx.update(tickets).set({ updatedAt: new Date() }).where(eq(tickets.id, id));
     const mail = enquiryMail({ kind: "comment", ticket: row, consignmentNumber: current.consignment_number, author: user.fullName, text: comment, link: `${services.baseUrl}/enquiries` });
     await sendAll(services.mailer, tx, recipients(support, raiserWrites ? null : row.email).map((to) => ({ ...mail, to })), support);
+    await emitTicketEvent(tx, user, row);
     return { id: added!.id, author: added!.authorName, comment: added!.comment, created_at: added!.createdAt.toISOString() };
   });
 }
@@ -149,6 +156,7 @@ export async function changeStatus(db: DbOrTx, user: CurrentUser, id: number, ra
     await db.transaction(async (tx) => {
       await tx.update(tickets).set({ status, updatedAt: new Date() }).where(eq(tickets.id, id));
       await tx.insert(ticketComments).values({ ticketId: id, authorId: user.id, authorName: user.fullName, comment: `Status changed from ${current.status} to ${status}.` });
+      await emitTicketEvent(tx, user, { id, customerId: current.customer_id, consignmentId: current.consignment_id });
     });
   }
   return getTicket(db, user, id);

@@ -24,9 +24,9 @@ describe("enquiry rules", () => {
     expect(errors("me@example.com")).toBeUndefined();
   });
 
-  it("a comment is required ('comment required')", () => {
-    expect(commentSchema.safeParse({ comment: "  " }).error?.issues[0]?.message).toBe("comment required");
-    expect(commentSchema.safeParse({}).error?.issues[0]?.message).toBe("comment required");
+  it("a comment is required, said as a sentence ('Please enter a comment')", () => {
+    expect(commentSchema.safeParse({ comment: "  " }).error?.issues[0]?.message).toBe("Please enter a comment");
+    expect(commentSchema.safeParse({}).error?.issues[0]?.message).toBe("Please enter a comment");
   });
 
   it("the mail's HTML escapes everything people wrote; its text keeps it as typed", () => {

@@ -26,7 +26,7 @@ export const MESSAGES = {
   emailRequired: "Please enter an email",
   emailInvalid: "Please enter a valid email",
   otherNeedsDescription: "When you pick enquiry 'other', you need a description",
-  commentRequired: "comment required",
+  commentRequired: "Please enter a comment",
   nameRequired: "Please enter your name",
   subjectRequired: "Please enter a subject",
   typeUnknown: "Please pick one of the enquiry types",

@@ -40,12 +40,19 @@ const source = (over: Partial<ExportSource> = {}): ExportSource => ({
     total_sell: 100,
     total_buy: 60,
   },
+  kgCo2e: "42.806",
   ...over,
 });
 
 const cell = (row: unknown[], header: string, newExport = false) => row[exportHeaders(newExport).indexOf(header)];
 
 describe("export columns", () => {
+  it("ends the row with the stored kg CO2e, empty when there is no figure", () => {
+    expect(exportHeaders(false).at(-1)).toBe("kg CO2e");
+    expect(cell(exportRow(source(), false), "kg CO2e")).toBe(42.806);
+    expect(cell(exportRow(source({ kgCo2e: null }), false), "kg CO2e")).toBeNull();
+  });
+
   it("has one cell a header, numbers as numbers and dates as DD/MM/YYYY", () => {
     const row = exportRow(source(), false);
     expect(row).toHaveLength(exportHeaders(false).length);
@@ -57,6 +64,11 @@ describe("export columns", () => {
     expect(cell(row, "Price incl GST")).toBe(110);
     expect(cell(row, "Type")).toBe("Outbound");
     expect(exportRow(source({ returnType: "third_party" }), false)[exportHeaders(false).indexOf("Type")]).toBe("Third party");
+  });
+
+  it("names the state with its label, not its code (issue 31 #6)", () => {
+    expect(cell(exportRow(source({ state: "delivered_with_pod" }), false), "State")).toBe("Delivered with POD");
+    expect(cell(exportRow(source({ state: "despatched" }), false), "State")).toBe("Despatched");
   });
 
   it("leaves prices empty for an unrated consignment", () => {

@@ -6,6 +6,7 @@
  */
 import { COST_CATEGORIES, type CostLine } from "../rating/engine";
 import { neutraliseFormula } from "../../utils/csv.server";
+import { consignmentStateLabel } from "../consignments/state-labels";
 
 /** One consignment as the export query reads it. */
 export interface ExportSource {
@@ -34,6 +35,8 @@ export interface ExportSource {
   serviceRate: string | number | null;
   serviceRateExclGst: string | number | null;
   ratingDetail: Record<string, unknown> | null;
+  /** the stored well-to-wheel figure (docs/decisions/041); null when it has none */
+  kgCo2e: string | number | null;
 }
 
 export type Cell = string | number | null;
@@ -64,6 +67,7 @@ const BASE_HEADERS = [
   "Price excl GST",
   "GST",
   "Price incl GST",
+  "kg CO2e",
 ] as const;
 
 /** "fuel_charge" -> "Fuel charge" */
@@ -134,7 +138,8 @@ export function exportRow(c: ExportSource, newExport: boolean): Cell[] {
     ddmmyyyy(c.despatchDate),
     ddmmyyyy(c.estimatedDeliveryDate),
     ddmmyyyy(c.createdAt),
-    text(c.state),
+    // the state as the screens say it, never its code (issue 31 #6)
+    consignmentStateLabel(c.state),
     TYPES[c.returnType ?? ""] ?? "Outbound",
     text(c.senderName),
     text(c.senderLocality),
@@ -152,6 +157,7 @@ export function exportRow(c: ExportSource, newExport: boolean): Cell[] {
     excl,
     incl != null && excl != null ? cents(incl - excl) : null,
     incl,
+    num(c.kgCo2e),
   ];
   return newExport ? [...row, ...costCells(c.ratingDetail)] : row;
 }

@@ -3,23 +3,20 @@
  * checked and scoped here, the export itself runs as the "exports.run" job (one path for small
  * and large), and its file is downloaded by the user who asked for it.
  */
-import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { stat, unlink } from "node:fs/promises";
-import { Readable } from "node:stream";
 import { aliasedTable, and, asc, count, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
-import { addresses, carriers, consignments, jobs, services, sites } from "../../../db/schema";
+import { addresses, carriers, consignmentEmissions, consignments, jobs, services, sites } from "../../../db/schema";
+import { fileResponse, requireFile } from "../files/index.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
 import { isAdmin, type AccessSubject } from "../auth/roles";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import { AppError, notFound } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { exportHeaders, exportRow, type ExportSource } from "./columns";
 import { ALL_SITES, FORMATS, MESSAGES, checkCriteria, criteriaSchema, exportFilename } from "./criteria";
-import { exportPath, openWriter } from "./files.server";
+import { writeExportFile } from "./files.server";
 
 export const EXPORT_JOB = "exports.run";
 /** Rows read per keyset page: 1,000 kept the CSV export's RSS growth at 66 MB against 140 MB with 5,000, at the same speed (bench/exports.ts). */
@@ -44,7 +41,7 @@ export type ExportPayload = z.infer<typeof exportPayload>;
 
 export interface ExportResult {
   rows: number;
-  /** the stored file's name under the exports folder */
+  /** the stored file's id (the file store's, docs/decisions/030) */
   file: string;
   /** the name the download is given */
   filename: string;
@@ -119,8 +116,10 @@ function page(db: DbOrTx, p: ExportPayload, after: { date: string; id: number } 
       serviceRateExclGst: consignments.serviceRateExclGst,
       // the cost lines only when asked for: they are the widest column
       ratingDetail: p.newExport ? consignments.ratingDetail : sql<null>`null`,
+      kgCo2e: consignmentEmissions.kgCo2e,
     })
     .from(consignments)
+    .leftJoin(consignmentEmissions, eq(consignmentEmissions.consignmentId, consignments.id))
     .leftJoin(sender, eq(sender.id, consignments.senderAddressId))
     .leftJoin(receiver, eq(receiver.id, consignments.receiverAddressId))
     .where(and(scope(p), after ? sql`(${consignments.despatchDate}, ${consignments.id}) > (${after.date}::date, ${after.id})` : undefined))
@@ -137,15 +136,13 @@ async function lookups(db: DbOrTx, customerId: number) {
   return { sites: new Map(siteRows.map((r) => [r.id, r.code])), services: new Map(serviceRows.map((r) => [r.id, r])) };
 }
 
-/** The job: counts, then writes page after page to a new file; answers where the file is. */
+/** The job: counts, then writes page after page into a new stored file; answers which. */
 export async function runExport(db: DbOrTx, p: ExportPayload, progress: (pct: number, message: string) => Promise<void>): Promise<ExportResult> {
   const [{ total }] = (await db.select({ total: count() }).from(consignments).where(scope(p))) as [{ total: number }];
-  const file = `${randomUUID()}.${p.format}`;
-  const path = exportPath(file)!;
   const names = await lookups(db, p.customerId);
-  const writer = await openWriter(path, p.format, exportHeaders(p.newExport));
+  const filename = exportFilename({ ...p });
   let rows = 0;
-  try {
+  const file = await writeExportFile(db, { format: p.format, name: filename, customerId: p.customerId }, exportHeaders(p.newExport), async (writer) => {
     // the next page is asked for before this one is written, so the database works meanwhile
     let pending = page(db, p, null);
     for (;;) {
@@ -165,18 +162,15 @@ export async function runExport(db: DbOrTx, p: ExportPayload, progress: (pct: nu
       if (batch.length < PAGE) break;
       await progress(Math.min(99, Math.floor((rows / Math.max(1, Number(total))) * 100)), `Exported ${rows} of ${total} consignments...`);
     }
-    await writer.close();
-  } catch (error) {
-    await writer.close().catch(() => {});
-    await unlink(path).catch(() => {});
-    throw error;
-  }
-  return { rows, file, filename: exportFilename({ ...p }), format: p.format };
+  });
+  return { rows, file: file.id, filename, format: p.format };
 }
 
-const CONTENT_TYPES = { csv: "text/csv; charset=utf-8", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } as const;
-
-/** GET /api/exports/{jobId}/download: the file of the user's own finished export; anyone else's, or one not there, 404. */
+/**
+ * GET /api/exports/{jobId}/download: the file of the user's own finished export, read from the
+ * file store (any host's worker wrote it), while the user works for the customer it holds;
+ * anyone else's, or one not there (expired), 404.
+ */
 export async function downloadExport(db: DbOrTx, user: CurrentUser, jobId: string): Promise<Response> {
   authorize(user, canExport);
   if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound("Export");
@@ -185,16 +179,12 @@ export async function downloadExport(db: DbOrTx, user: CurrentUser, jobId: strin
     .from(jobs)
     .where(and(eq(jobs.id, jobId), eq(jobs.name, EXPORT_JOB), eq(jobs.userId, user.id)));
   const info = job?.status === "complete" ? (job.info as Partial<ExportResult>) : null;
-  const path = info?.file ? exportPath(info.file) : null;
-  const size = path ? (await stat(path).catch(() => null))?.size : undefined;
-  if (!path || size == null || !info?.format) throw notFound("Export");
-  const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-  return new Response(body, {
-    headers: {
-      "Content-Type": CONTENT_TYPES[info.format],
-      "Content-Length": String(size),
-      "Content-Disposition": `attachment; filename="${(info.filename ?? `export.${info.format}`).replace(/[^\w.-]/g, "_")}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  if (!info?.file) throw notFound("Export");
+  // gone (expired) or damaged: a 404 or 409 saying so, logged
+  const file = await requireFile(db, info.file, `export ${jobId}`);
+  // the file's own scope as well as the job's: a user moved to another customer no longer reads this one's
+  if (file.kind !== "export" || file.customerId !== user.customer.id) throw notFound("Export");
+  const res = fileResponse(db, file);
+  res.headers.set("Cache-Control", "private, no-store");
+  return res;
 }

@@ -1,64 +1,106 @@
 /**
- * Where export files live and how they are written. Files go to EXPORTS_DIR (default
- * <os tmpdir>/freightdesk-exports), named by a random id so no one guesses another's; the
- * maintenance cleanup removes those older than KEEP_DAYS. Both writers stream: a row is written
- * (CSV: into a 64 KB chunk that waits while the file is slow; XLSX: committed) as it comes, so
- * memory stays flat.
+ * How export files are written: into the file store (docs/decisions/030) as they are made, never
+ * onto a disk, so a worker on one host writes what a web process on another serves. A file
+ * expires KEEP_DAYS after it is made and the nightly cleanup removes it (removeExpiredFiles).
+ * Both writers stream: a row is written (CSV: into a 64 KB chunk; XLSX: committed) as it comes,
+ * through a stream the store reads a chunk at a time, so memory stays flat on both sides.
  */
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
-import { mkdir, readdir, stat, unlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { finished } from "node:stream/promises";
+import { PassThrough, type Writable } from "node:stream";
 import ExcelJS from "exceljs";
+import type { DbOrTx } from "../../../db/client.server";
+import { putFile, type StoredFile } from "../files/index.server";
 import type { Cell } from "./columns";
 import type { ExportFormat } from "./criteria";
 
 /** How long a finished export can be downloaded. */
 export const KEEP_DAYS = 2;
 
-export const exportsDir = () => process.env.EXPORTS_DIR || join(tmpdir(), "freightdesk-exports");
+export const CONTENT_TYPES = { csv: "text/csv; charset=utf-8", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } as const;
 
-/** The path of a stored export; only names this module made (uuid.ext) are accepted. */
-export function exportPath(file: string): string | null {
-  return /^[0-9a-f-]{36}\.(csv|xlsx)$/.test(file) ? join(exportsDir(), file) : null;
-}
+/** When an export made at `now` expires. */
+export const exportExpiry = (now: Date) => new Date(now.getTime() + KEEP_DAYS * 86_400_000);
 
 export interface RowWriter {
   write(row: Cell[]): Promise<void>;
+}
+
+interface Writer extends RowWriter {
   close(): Promise<void>;
 }
 
-export async function openWriter(path: string, format: ExportFormat, headers: string[]): Promise<RowWriter> {
-  await mkdir(exportsDir(), { recursive: true });
-  if (format === "xlsx") {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: false, useStyles: false });
-    const sheet = workbook.addWorksheet("Consignments");
-    sheet.addRow(headers).commit();
-    return {
-      async write(row) {
-        sheet.addRow(row).commit();
-        // exceljs hands the zip each 64 KB batch without waiting for it (stream-buf.js, batch
-        // mode), so rows read faster than deflate writes them piled up in memory: wait for the
-        // zip's entry stream to drain before taking more.
-        const into = (sheet as unknown as { stream?: { pipes?: NodeJS.WritableStream[] } }).stream?.pipes?.[0] as (NodeJS.WritableStream & { writableNeedDrain?: boolean }) | undefined;
-        if (into?.writableNeedDrain) await once(into, "drain");
-      },
-      async close() {
-        sheet.commit();
-        await workbook.commit();
-      },
-    };
+export interface ExportFile {
+  format: ExportFormat;
+  /** the stored file's name, the download's */
+  name: string;
+  /** the owner's scope; null for a staff-only export (invoices) */
+  customerId: number | null;
+}
+
+/**
+ * Stores an export while `fill` writes its rows: they pass through a stream the store reads as
+ * they come. A failing `fill` leaves no file (the store removes what it had written); given a
+ * transaction, the file is part of it.
+ */
+export async function writeExportFile(db: DbOrTx, meta: ExportFile, headers: string[], fill: (writer: RowWriter) => Promise<void>): Promise<StoredFile> {
+  const out = new PassThrough();
+  const stored = putFile(db, { kind: "export", name: meta.name, contentType: CONTENT_TYPES[meta.format], customerId: meta.customerId, expiresAt: exportExpiry(new Date()) }, out);
+  // the store failing (the database gone) ends the stream, and with it the writer's next wait
+  stored.catch((e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e))));
+  const writer = meta.format === "xlsx" ? xlsxWriter(out, headers) : csvWriter(out, headers);
+  try {
+    await fill(writer);
+    await writer.close();
+  } catch (error) {
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+    await stored.catch(() => {});
+    throw error;
   }
-  // CSV lines are built here and written a chunk at a time: fast-csv's per-row stream formatted
-  // about 67,000 rows a second alone on the bench machine, which with the database read left the
-  // export at 14,000 rows a second against the 50,000 asked for (docs: bench/exports.ts)
-  const file = createWriteStream(path);
+  return stored;
+}
+
+const closedEarly = (out: Writable) => out.errored ?? new Error("The export's file was closed before it was written.");
+
+/** Settles when `out` has closed before its end was written (the store failed): never otherwise. */
+function brokenOff(out: Writable): Promise<never> {
+  const broken = new Promise<never>((_, reject) => out.once("close", () => out.writableFinished || reject(closedEarly(out))));
+  broken.catch(() => {});
+  return broken;
+}
+
+function xlsxWriter(out: PassThrough, headers: string[]): Writer {
+  const broken = brokenOff(out);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  const sheet = workbook.addWorksheet("Consignments");
+  sheet.addRow(headers).commit();
+  return {
+    async write(row) {
+      if (out.destroyed) throw closedEarly(out);
+      sheet.addRow(row).commit();
+      // exceljs hands the zip each 64 KB batch without waiting for it (stream-buf.js, batch
+      // mode), so rows read faster than deflate writes them piled up in memory: wait for the
+      // zip's entry stream to drain before taking more.
+      const into = (sheet as unknown as { stream?: { pipes?: NodeJS.WritableStream[] } }).stream?.pipes?.[0] as (NodeJS.WritableStream & { writableNeedDrain?: boolean }) | undefined;
+      if (into?.writableNeedDrain) await Promise.race([once(into, "drain"), broken]);
+    },
+    async close() {
+      sheet.commit();
+      await Promise.race([workbook.commit(), broken]);
+    },
+  };
+}
+
+// CSV lines are built here and written a chunk at a time: fast-csv's per-row stream formatted
+// about 67,000 rows a second alone on the bench machine, which with the database read left the
+// export at 14,000 rows a second against the 50,000 asked for (docs: bench/exports.ts)
+function csvWriter(out: PassThrough, headers: string[]): Writer {
+  const broken = brokenOff(out);
   let chunk = `\uFEFF${csvLine(headers)}`;
   const flush = async () => {
-    if (!file.write(chunk)) await once(file, "drain");
+    if (out.destroyed) throw closedEarly(out);
+    const room = out.write(chunk);
     chunk = "";
+    if (!room) await Promise.race([once(out, "drain"), broken]);
   };
   return {
     async write(row) {
@@ -66,8 +108,8 @@ export async function openWriter(path: string, format: ExportFormat, headers: st
       if (chunk.length >= CHUNK) await flush();
     },
     async close() {
-      file.end(chunk);
-      await finished(file);
+      if (out.destroyed) throw closedEarly(out);
+      out.end(chunk);
     },
   };
 }
@@ -87,21 +129,4 @@ export function csvLine(cells: readonly Cell[] | readonly string[]): string {
     else line += QUOTED.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
   }
   return `${line}\r\n`;
-}
-
-/** Removes export files older than KEEP_DAYS; answers how many. */
-export async function removeOldExports(now: Date): Promise<number> {
-  const dir = exportsDir();
-  const names = await readdir(dir).catch(() => [] as string[]);
-  let removed = 0;
-  for (const name of names) {
-    const path = exportPath(name);
-    if (!path) continue;
-    const info = await stat(path).catch(() => null);
-    if (info && now.getTime() - info.mtimeMs > KEEP_DAYS * 86_400_000) {
-      await unlink(path).catch(() => {});
-      removed += 1;
-    }
-  }
-  return removed;
 }

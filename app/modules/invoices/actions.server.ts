@@ -2,7 +2,7 @@
  * Admin changes to whole invoices (issue 18 item 3; spec 3 section 6: admin or super admin):
  * edit number, date and total, and delete. Customers' finance users read only.
  */
-import { unlink } from "node:fs/promises";
+import { removeInvoiceFile } from "./files.server";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { invoices } from "../../../db/schema";
@@ -45,7 +45,7 @@ export async function updateInvoice(db: DbOrTx, user: CurrentUser, id: number, r
 export async function deleteInvoices(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<{ deleted: number; message: string }> {
   authorize(user, canAdministerInvoices);
   const { ids } = parseOrThrow(idsSchema, raw);
-  const files = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     // rows locked so an export running now cannot mark an invoice exported after this check
     // and then lose it to the delete
     const rows = await tx
@@ -60,10 +60,10 @@ export async function deleteInvoices(db: DbOrTx, user: CurrentUser, raw: unknown
       throw new AppError("conflict", msg, { ids: [msg] });
     }
     await tx.delete(invoices).where(inArray(invoices.id, ids));
-    return rows.map((r) => r.file).filter((f): f is string => Boolean(f));
+    // a kept file goes with its last invoice, in the same transaction: no invoice is left
+    // pointing at a file deleted, and no file outlives the invoices it made
+    for (const f of new Set(rows.map((r) => r.file).filter((f): f is string => Boolean(f)))) await removeInvoiceFile(tx, f);
   });
-  // the file goes once the rows are gone for good; a file already missing is no failure
-  for (const f of files) await unlink(f).catch(() => {});
   return { deleted: ids.length, message: INVOICE_MESSAGES.deleted(ids.length) };
 }
 

@@ -6,9 +6,7 @@
  * and their lines get state exported; receivable ones keep state invoiced; both get exported_at
  * and export_info. One call exports one kind.
  */
-import { randomUUID } from "node:crypto";
-import { readFile, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { Readable } from "node:stream";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
@@ -17,7 +15,8 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
 import { exportPayableBill } from "../accounting/connection.server";
 import type { PayableBill } from "../accounting/adapter";
-import { exportPath, exportsDir, openWriter } from "../exports/files.server";
+import { writeExportFile } from "../exports/files.server";
+import { deleteFile, openFile, safeFileName, statFile } from "../files/index.server";
 import { exportSales, markReceivableExported, SALES_EXPORT_MESSAGES, type SalesExportOutcome } from "../invoicing/export-sales.server";
 import type { Cell } from "../exports/columns";
 import { neutraliseFormula } from "../../utils/csv.server";
@@ -116,14 +115,13 @@ export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown
   const { ids, format } = parseOrThrow(exportSchema, raw);
   const kind = await kindOf(db, ids);
   if (format === "accounting") return kind === "receivable" ? exportSales(db, ids) : exportBills(db, ids);
-  const file = `${randomUUID()}.${format}`;
-  const path = join(exportsDir(), file);
   const exported = await db.transaction(async (tx) => {
     // invoices locked while written, so a delete cannot remove one the file already holds
     const list = await invoicesOf(tx, ids, kind);
     const receivable = kind === "receivable";
-    const writer = await openWriter(path, format, receivable ? RECEIVABLE_HEADERS : LINE_HEADERS);
-    try {
+    // the file is stored in this transaction: it exists only if the invoices are marked exported
+    const name = `invoices-${new Date().toISOString().slice(0, 10)}.${format}`;
+    const stored = await writeExportFile(tx, { format, name, customerId: null }, receivable ? RECEIVABLE_HEADERS : LINE_HEADERS, async (writer) => {
       for (const inv of list) {
         const lines = await tx
           .select({ d: invoiceDetails, customer: customers.name, carrier: lineCarriers.name, site: sites.name, service: services.name })
@@ -176,28 +174,39 @@ export async function exportInvoices(db: DbOrTx, user: CurrentUser, raw: unknown
           await writer.write(row);
         }
       }
-    } finally {
-      await writer.close();
-    }
+    });
     if (receivable) await markReceivableExported(tx, ids, { [format]: true, by: user.id });
     else await markExported(tx, ids, { [format]: true, by: user.id });
-    return ids;
+    return { ids, file: stored.id };
   });
-  return { kind: "file", file, exported };
+  return { kind: "file", file: exported.file, exported: exported.ids };
 }
 
 /**
- * An invoice export file as a download, once: it is removed as it is answered (the exports
- * cleanup removes any never fetched). Null for a name this module did not make or one gone.
+ * An invoice export file as a download, once: it is removed from the store once it has been read
+ * to its last piece (the nightly cleanup removes any never fetched, as it does every expired export).
+ * Null for an id that is no invoice export or one gone.
  */
-export async function takeExportFile(file: string): Promise<Response | null> {
-  const path = /\.(csv|xlsx)$/.test(file) ? exportPath(file) : null;
-  const body = path ? await readFile(path).catch(() => null) : null;
-  if (!path || !body) return null;
-  await unlink(path).catch(() => {});
-  const contentType = file.endsWith(".csv") ? "text/csv; charset=utf-8" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-  const filename = `invoices-${new Date().toISOString().slice(0, 10)}.${file.endsWith(".csv") ? "csv" : "xlsx"}`;
-  return new Response(new Uint8Array(body), { headers: { "Content-Type": contentType, "Content-Disposition": `attachment; filename="${filename}"` } });
+export async function takeExportFile(db: DbOrTx, id: string): Promise<Response | null> {
+  const file = await statFile(db, id);
+  // invoice exports are staff-only files (no customer): a customer's export is never taken here
+  if (!file || file.kind !== "export" || file.customerId !== null || !file.name.startsWith("invoices-")) return null;
+  const body = Readable.from(
+    (async function* () {
+      let held: Buffer | null = null;
+      for await (const piece of openFile(db, file)) {
+        if (held) yield held;
+        held = piece as Buffer;
+      }
+      // read whole and checked: removed before its last piece goes, so a reader holding every byte finds it gone
+      await deleteFile(db, file.id);
+      if (held) yield held;
+    })(),
+  );
+  body.on("error", (e) => console.error(`[files] reading invoice export ${file.id} failed:`, e instanceof Error ? e.message : e));
+  return new Response(Readable.toWeb(body) as ReadableStream, {
+    headers: { "Content-Type": file.contentType, "Content-Length": String(file.size), "Content-Disposition": `attachment; filename="${safeFileName(file.name)}"` },
+  });
 }
 
 /**

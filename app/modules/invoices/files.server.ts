@@ -1,12 +1,10 @@
 /**
- * Carrier invoice files as uploaded (docs/decisions/019): kept under INVOICE_FILES_DIR (default
- * <os tmpdir>/freightdesk-invoice-files, shared by the web process and the worker as bulk uploads
- * are) under a random name, so that GET /api/invoices/{id}/original_file gives the file back.
+ * Carrier invoice files as uploaded (docs/decisions/019, 030): kept in the file store (the
+ * database by default), the file's id on the invoices it made (original_file_path), so that
+ * GET /api/invoices/{id}/original_file gives the file back from any web process.
  * A file whose import failed is removed; one that made invoices stays with them.
  */
-import { randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { invoices } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -15,12 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError, notFound } from "../../utils/errors";
 import { MAX_UPLOAD_BYTES } from "../../utils/upload-limits";
+import { deleteFile, FILE_MISSING, fileResponse, keepFile, lockFile, putFile, requireFile, statFile, withLocalCopy, withScratchCopy, type FileSource } from "../files/index.server";
 import type { ParserFormat } from "./templates/schema";
 import { INVALID_FILE_FORMAT } from "./templates/readers.server";
 
-export const invoiceFilesDir = () => process.env.INVOICE_FILES_DIR || join(tmpdir(), "freightdesk-invoice-files");
+/** Where these files lived before the file store: read once by the upgrade (files/upgrade.server.ts), never written. */
+export const legacyInvoiceFilesDir = () => process.env.INVOICE_FILES_DIR || join(tmpdir(), "freightdesk-invoice-files");
 
-const EXTENSIONS: Record<ParserFormat, string> = { CSV: ".csv", XLSX: ".xlsx", XLS: ".xls" };
+export const EXTENSIONS: Record<ParserFormat, string> = { CSV: ".csv", XLSX: ".xlsx", XLS: ".xls" };
 export const CONTENT_TYPES: Record<ParserFormat, string> = {
   CSV: "text/csv",
   XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -28,12 +28,6 @@ export const CONTENT_TYPES: Record<ParserFormat, string> = {
 };
 export const CHOOSE_FILE = "Choose a file.";
 export const INVOICE_FILE_TOO_LARGE = "The file is larger than 10 MB.";
-
-/** A stored name is ours (uuid and extension): nothing else is ever opened from the directory. */
-export function storedPath(name: string): string {
-  if (!/^[0-9a-f-]{36}\.(csv|xlsx|xls)$/.test(name)) throw new Error("Not a stored invoice file");
-  return join(invoiceFilesDir(), name);
-}
 
 /** Refuses an upload that is missing, empty, too large or named for another format than the template's. */
 export function checkUpload(file: FormDataEntryValue | null, format: ParserFormat, field = "file"): File {
@@ -53,51 +47,75 @@ export function checkUploadOf(file: FormDataEntryValue | null, formats: readonly
   return { file, format };
 }
 
-/** Writes an upload under a new name; answers the name (kept on the invoice) and its path. */
-export async function storeInvoiceFile(file: File, format: ParserFormat): Promise<{ name: string; path: string }> {
-  await mkdir(invoiceFilesDir(), { recursive: true });
-  const name = `${randomUUID()}${EXTENSIONS[format]}`;
-  const path = storedPath(name);
-  await writeFile(path, Buffer.from(await file.arrayBuffer()));
-  return { name, path };
-}
+const uploadSource = (file: File): FileSource => file.stream() as unknown as AsyncIterable<Uint8Array>;
+
+/** How long an upload waits on its import job before the nightly cleanup takes it (a job is minutes, a week is slack). */
+const AWAITING_IMPORT_MS = 7 * 24 * 3_600_000;
 
 /**
- * The template editor's test-run sample (docs/decisions/019 "Template screens"): kept under
- * <invoice files>/samples with a random name, the token the editor's form carries so a second
- * run needs no new upload; samples older than an hour are removed whenever one is stored.
+ * Stores an upload (refused while it streams past the limit); answers the file's id, kept on the
+ * invoices it makes. It expires until the import's transaction keeps it (keepInvoiceFile): a file
+ * is kept exactly when invoices came from it, and one whose job never ran goes with the cleanup.
+ */
+export async function storeInvoiceFile(db: DbOrTx, file: File, format: ParserFormat): Promise<string> {
+  const meta = { kind: "carrier_invoice" as const, name: file.name.slice(0, 255), contentType: CONTENT_TYPES[format], expiresAt: new Date(Date.now() + AWAITING_IMPORT_MS), maxBytes: MAX_UPLOAD_BYTES, tooLarge: INVOICE_FILE_TOO_LARGE };
+  return (await putFile(db, meta, uploadSource(file))).id;
+}
+
+/** In the transaction that writes a file's invoices: the file is kept for good when they commit, and is gone with them if they do not. */
+export async function keepInvoiceFile(tx: DbOrTx, id: string): Promise<void> {
+  if (!(await keepFile(tx, id))) throw new AppError("not_found", FILE_MISSING);
+}
+
+/** Runs `read` over a kept invoice file as a local scratch copy (the readers want a path). */
+export async function withInvoiceFile<T>(db: DbOrTx, id: string, format: ParserFormat, read: (path: string) => Promise<T>): Promise<T> {
+  const file = await requireFile(db, id, "carrier invoice file");
+  return withLocalCopy(db, file, EXTENSIONS[format], read);
+}
+
+/** Runs `read` over an upload not kept (a saved template's test run) as a scratch copy. */
+export const withUpload = <T>(file: File, format: ParserFormat, read: (path: string) => Promise<T>): Promise<T> => withScratchCopy(uploadSource(file), EXTENSIONS[format], read);
+
+/**
+ * The template editor's test-run sample (docs/decisions/019 "Template screens"): a stored file
+ * that expires after an hour; its token (`<file id><ext>`) is what the editor's form carries so a
+ * second run needs no new upload. Expired samples go with the nightly cleanup.
  */
 const SAMPLE_TTL_MS = 60 * 60 * 1000;
-const samplesDir = () => join(invoiceFilesDir(), "samples");
 
-export async function storeSample(file: File, format: ParserFormat): Promise<string> {
-  await mkdir(samplesDir(), { recursive: true });
-  const now = Date.now();
-  for (const old of await readdir(samplesDir()).catch(() => [] as string[])) {
-    const path = join(samplesDir(), old);
-    const info = await stat(path).catch(() => null);
-    if (info && now - info.mtimeMs > SAMPLE_TTL_MS) await unlink(path).catch(() => {});
-  }
-  const name = `${randomUUID()}${EXTENSIONS[format]}`;
-  await writeFile(join(samplesDir(), name), Buffer.from(await file.arrayBuffer()));
-  return name;
+export async function storeSample(db: DbOrTx, file: File, format: ParserFormat): Promise<string> {
+  const meta = { kind: "invoice_sample" as const, name: file.name.slice(0, 255), contentType: CONTENT_TYPES[format], expiresAt: new Date(Date.now() + SAMPLE_TTL_MS), maxBytes: MAX_UPLOAD_BYTES, tooLarge: INVOICE_FILE_TOO_LARGE };
+  const stored = await putFile(db, meta, uploadSource(file));
+  return `${stored.id}${EXTENSIONS[format]}`;
 }
 
-/** A sample's path when `token` is one of ours, for this format, and still kept; else null. */
-export async function samplePath(token: string, format: ParserFormat): Promise<string | null> {
-  if (!/^[0-9a-f-]{36}\.(csv|xlsx|xls)$/.test(token) || !token.endsWith(EXTENSIONS[format])) return null;
-  const path = join(samplesDir(), token);
-  return (await stat(path).catch(() => null)) ? path : null;
+/** Runs `read` over a sample when `token` is one of ours, for this format, and still kept; else null. */
+export async function withSample<T>(db: DbOrTx, token: string, format: ParserFormat, read: (path: string) => Promise<T>): Promise<T | null> {
+  const m = /^([0-9a-f-]{36})\.(csv|xlsx|xls)$/.exec(token);
+  if (!m || !token.endsWith(EXTENSIONS[format])) return null;
+  const file = await statFile(db, m[1]!);
+  if (!file || file.kind !== "invoice_sample" || !file.expiresAt || file.expiresAt.getTime() < Date.now()) return null;
+  return withLocalCopy(db, file, EXTENSIONS[format], read);
 }
 
-export async function removeInvoiceFile(name: string): Promise<void> {
-  await unlink(storedPath(name)).catch(() => {});
+/** Removes a kept file unless another invoice still came from it (one file can make several invoices). */
+export async function removeInvoiceFile(db: DbOrTx, id: string, unlessOnInvoiceOtherThan?: number[]): Promise<void> {
+  // the file's row locked first: two deletes of the last two invoices of one file, each seeing
+  // the other's invoice not yet gone, would otherwise both keep the file and leave it to no one
+  if (!(await lockFile(db, id))) return;
+  const users = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.originalFilePath, id), ...(unlessOnInvoiceOtherThan ?? []).map((n) => ne(invoices.id, n))))
+    .limit(1);
+  if (!users.length) await deleteFile(db, id);
 }
 
 /**
  * GET /api/invoices/{id}/original_file: the file a carrier invoice came from, for staff only: one
  * carrier file holds every customer's lines (canReadCarrierFile, decision 022). A customer's user
  * is refused alike whether or not the invoice exists or holds their lines, so nothing is learnt.
+ * A file missing from the store is a 404, a damaged one a 409 (requireFile), never a 500.
  */
 export async function originalFile(db: DbOrTx, user: CurrentUser, id: number): Promise<Response> {
   if (!canReadCarrierFile(user)) throw new AppError("forbidden", FINANCE_ACCESS_MESSAGES.carrierFileStaffOnly);
@@ -106,9 +124,6 @@ export async function originalFile(db: DbOrTx, user: CurrentUser, id: number): P
     .from(invoices)
     .where(eq(invoices.id, id));
   if (!row?.path) throw notFound("Invoice file");
-  const body = await readFile(storedPath(row.path)).catch(() => null);
-  if (!body) throw notFound("Invoice file");
-  const type = CONTENT_TYPES[(row.type ?? "CSV") as ParserFormat] ?? "application/octet-stream";
-  const filename = (row.name ?? row.path).replace(/["\\\r\n]/g, "_");
-  return new Response(body, { headers: { "content-type": type, "content-disposition": `attachment; filename="${filename}"` } });
+  const file = await requireFile(db, row.path, `invoice ${id}'s original file`);
+  return fileResponse(db, file, row.name ?? file.name);
 }

@@ -5,15 +5,13 @@
  * chunks and invoices, and a file refused after chunks were sent, by a row or by the database
  * itself, leaves nothing and leaves the transaction's connection fit for the next file.
  */
-import { randomUUID } from "node:crypto";
-import { mkdir, unlink, writeFile } from "node:fs/promises";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../../db/client.server";
 import { carrierInvoiceConfigs, carrierInvoiceTransformations, carriers, customers, invoiceCosts, invoiceDetails, invoices, users } from "../../../db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
 import { sqlState } from "../../utils/http.server";
-import { invoiceFilesDir, storedPath } from "./files.server";
+import { putFile } from "../files/index.server";
 import { COPY_CHUNKS, copyValue, JSON_CHUNK, lineWriter } from "./import-lines.server";
 import { runInvoiceImport } from "./import.server";
 import { FAILED_TO_READ } from "./templates/readers.server";
@@ -41,19 +39,15 @@ const STEPS = [
 const csvCell = (c: string) => (/[",\n\r]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
 const csvOf = (rows: string[][]) => `Inv,Con,Ref,DG,Items,Kg,Freight,Fuel\n${rows.map((r) => r.map(csvCell).join(",")).join("\n")}\n`;
 
-const stored: string[] = [];
 async function importCsv(text: string) {
-  const name = `${randomUUID()}.csv`;
-  stored.push(name);
-  await writeFile(storedPath(name), text);
-  const result = await runInvoiceImport(db, { configId, userId, files: [{ stored: name, name: "lines.csv" }] }, async () => {});
+  const { id } = await putFile(db, { kind: "carrier_invoice", name: "lines.csv", contentType: "text/csv" }, text);
+  const result = await runInvoiceImport(db, { configId, userId, files: [{ stored: id, name: "lines.csv", format: "CSV" }] }, async () => {});
   return result.files[0]!;
 }
 
 beforeAll(async () => {
   test = await createTestDatabase();
   db = test.database.db;
-  await mkdir(invoiceFilesDir(), { recursive: true });
   const [customer] = await db.insert(customers).values({ code: "LW", name: "Line writer" }).returning({ id: customers.id });
   const [user] = await db.insert(users).values({ customerId: customer!.id, email: "lw@example.com", fullName: "LW", passwordHash: "x" }).returning({ id: users.id });
   const [carrier] = await db.insert(carriers).values({ name: "LW Carrier", code: "LWC" }).returning({ id: carriers.id });
@@ -65,7 +59,6 @@ beforeAll(async () => {
   chunk = test.database.kind === "postgres" ? COPY_CHUNKS.then : JSON_CHUNK;
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(stored.map((s) => unlink(storedPath(s)).catch(() => {})));
   await test.drop();
 });
 
@@ -159,7 +152,8 @@ describe("a file refused after chunks were sent", () => {
 
   it("by a bad row leaves nothing, and the next file is imported", async () => {
     const file = await importCsv(csvOf(rowsOf("LATE-ROW", chunk * 2 + 10, chunk * 2 + 5, 4, "many")));
-    expect(file.errors[0]).toMatch(/^row \d+, step 2 MapFields: 'many' in column Items is not a whole number/);
+    // the row and what is wrong with its cell, in the field's words: no step, no internal name (issue 31 #6)
+    expect(file.errors[0]).toMatch(/^Row \d+: 'many' in column Items is not a whole number for the quantity$/);
     expect(await leftOf("LATE-ROW")).toEqual({ invoices: 0, lines: 0 });
     expect((await importCsv(csvOf(rowsOf("AFTER-ROW", 3, -1, 0, "")))).errors).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { carriers, invoices } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import { AppError, forbidden } from "../../utils/errors";
 import { sqlState } from "../../utils/http.server";
 import { UPLOAD_ERRORS_SHOWN } from "../../utils/upload-limits";
@@ -18,15 +18,14 @@ import { jobStatusFor } from "../jobs/jobs.server";
 import { throttled } from "../jobs/progress";
 export { PROGRESS_EVERY_MS } from "../jobs/progress";
 import { canAdministerInvoices } from "./access";
-import { checkUploadOf, formatOfName, removeInvoiceFile, storedPath, storeInvoiceFile } from "./files.server";
+import { checkUploadOf, formatOfName, keepInvoiceFile, removeInvoiceFile, storeInvoiceFile, withInvoiceFile } from "./files.server";
 import { getConfig, loadConfig, type ConfigJson } from "./templates/configs.server";
 import { markDuplicates } from "./duplicates.server";
 import { lineWriter, type PendingLine } from "./import-lines.server";
-import type { MappedLine } from "./templates/map-fields";
+import { problemText, type MappedLine } from "./templates/map-fields";
 import { runTemplate } from "./templates/pipeline";
 import { PARSER_FORMATS } from "./templates/schema";
 import { FAILED_TO_READ, FileReadError, readRows, type ReadMeter } from "./templates/readers.server";
-import { problemText } from "./templates/test-run.server";
 
 export const INVOICE_IMPORT_JOB = "invoices.import";
 export const MAX_FILES = 20;
@@ -34,7 +33,8 @@ export const MAX_FILES = 20;
 export const invoiceImportPayload = z.object({
   configId: z.number().int().positive(),
   userId: z.number().int().positive(),
-  files: z.array(z.object({ stored: z.string(), name: z.string() })).min(1),
+  /** stored: the file's id in the file store; format: what its name gave at upload (absent in jobs queued before the store) */
+  files: z.array(z.object({ stored: z.string(), name: z.string(), format: z.enum(PARSER_FORMATS).optional() })).min(1),
 });
 export type InvoiceImportPayload = z.infer<typeof invoiceImportPayload>;
 
@@ -84,7 +84,7 @@ export async function startInvoiceImport(db: DbOrTx, queue: JobQueue, user: Curr
   // each file is read as the format its name gives, of the template's formats
   const checked = files.map((f) => checkUploadOf(f, config.parser.formats, "files"));
   const stored: InvoiceImportPayload["files"] = [];
-  for (const f of checked) stored.push({ stored: (await storeInvoiceFile(f.file, f.format)).name, name: f.file.name.slice(0, 255) });
+  for (const f of checked) stored.push({ stored: await storeInvoiceFile(db, f.file, f.format), name: f.file.name.slice(0, 255), format: f.format });
   const { jobId } = await queue.enqueue(INVOICE_IMPORT_JOB, { configId, userId: user.id, files: stored }, { userId: user.id, customerId: user.customer.id, siteIds: user.siteIds });
   return { job_id: jobId };
 }
@@ -108,7 +108,7 @@ export async function runInvoiceImport(db: Db, payload: InvoiceImportPayload, pr
     await within.settled();
     result.files.push(outcome.file);
     result.invoice_ids.push(...outcome.ids);
-    if (outcome.file.errors.length) await removeInvoiceFile(f.stored);
+    if (outcome.file.errors.length) await removeInvoiceFile(db, f.stored);
     await progress(Math.round(((i + 1) / total) * 100), `Processed ${i + 1} of ${total} file${total === 1 ? "" : "s"}`);
   }
   return result;
@@ -130,10 +130,20 @@ async function importFile(db: Db, config: ConfigJson, carrierName: string, f: In
     .where(eq(invoices.originalFilePath, f.stored));
   if (done.length) return { file: { ...file, invoices: done.map((d) => d.number ?? ""), lines: done.reduce((s, d) => s + Number(d.lines), 0) }, ids: done.map((d) => d.id) };
   try {
-    const ids = await db.transaction(async (tx) => writeFile(tx, config, carrierName, f, userId, file, report));
+    // read from a scratch copy taken before the transaction (PGlite runs one statement at a time:
+    // the store must not be read from outside a transaction that is open)
+    const ids = await withInvoiceFile(db, f.stored, storedFormat(f), (path) =>
+      db.transaction(async (tx) => {
+        const made = await writeFile(tx, config, carrierName, f, path, userId, file, report);
+        // the file is kept with the invoices it made, in their transaction: neither without the other
+        await keepInvoiceFile(tx, f.stored);
+        return made;
+      }),
+    );
     return { file, ids };
   } catch (e) {
     if (e instanceof FileRefused) file.errors = e.errors;
+    else if (e instanceof AppError) file.errors = [e.message];
     else if (e instanceof FileReadError) file.errors = [e.message];
     else if (sqlState(e) === "23505") file.errors = ["An invoice in this file was imported by another upload at the same time."];
     else {
@@ -158,9 +168,9 @@ interface OpenInvoice {
  * template cannot read, an invoice number already billed) throws FileRefused: the transaction
  * rolls back, so the file leaves nothing behind.
  */
-async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, out: FileOutcome, report: (fraction: number) => void): Promise<number[]> {
+async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], path: string, userId: number, out: FileOutcome, report: (fraction: number) => void): Promise<number[]> {
   const meter: ReadMeter = { fraction: 0 };
-  const rows = await readRows(storedPath(f.stored), storedFormat(f.stored), config.parser.sheets, meter);
+  const rows = await readRows(path, storedFormat(f), config.parser.sheets, meter);
   const { results } = runTemplate(rows, config.transformations);
   const open = new Map<string, OpenInvoice>();
   const problems: string[] = [];
@@ -237,8 +247,8 @@ async function writeFile(tx: DbOrTx, config: ConfigJson, carrierName: string, f:
   return ids;
 }
 
-/** The format a kept file was stored as (its name's extension, files.server.ts), whatever formats the template reads now. */
-const storedFormat = (stored: string) => formatOfName(stored, PARSER_FORMATS) ?? "CSV";
+/** The format a kept file was stored as (its name's extension at upload), whatever formats the template reads now. */
+const storedFormat = (f: InvoiceImportPayload["files"][number]) => f.format ?? formatOfName(f.stored, PARSER_FORMATS) ?? formatOfName(f.name, PARSER_FORMATS) ?? "CSV";
 
 /** Refuses an invoice number the carrier already billed; answers the new invoice's id. */
 async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, f: InvoiceImportPayload["files"][number], userId: number, line: MappedLine): Promise<number> {
@@ -258,7 +268,7 @@ async function openInvoice(tx: DbOrTx, config: ConfigJson, carrierName: string, 
       configId: config.id,
       originalFileName: f.name,
       originalFilePath: f.stored,
-      originalFileType: storedFormat(f.stored),
+      originalFileType: storedFormat(f),
       createdById: userId,
     })
     .returning({ id: invoices.id });

@@ -4,6 +4,7 @@
  * customer's finance user only the invoices holding their lines, counted over their lines alone.
  */
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { invoiceEmissions, type InvoiceEmissions } from "../emissions/emissions.server";
 import type { DbOrTx } from "../../../db/client.server";
 import { carrierInvoiceConfigs, carriers, customers, invoices } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -74,6 +75,8 @@ export interface InvoiceJson {
   duplicates_caught?: { count: number; amount: number };
   /** the audit's figures over the reader's lines (GET /api/invoices/{id} and the invoice page; decision 029) */
   audit?: AuditFigures;
+  /** a receivable invoice's consignments' kg CO2e (docs/decisions/041): a total line, not a charge */
+  emissions?: InvoiceEmissions;
 }
 
 function toJson(r: InvoiceRow): InvoiceJson {
@@ -201,6 +204,7 @@ export async function getInvoice(db: DbOrTx, user: CurrentUser, id: number): Pro
     .where(and(eq(invoices.id, id), invoiceScopeSql(scope)));
   if (!row) throw notFound("Invoice");
   const json = toJson(row);
+  if (json.accounting_type === "receivable") return { ...json, emissions: await invoiceEmissions(db, id) };
   if (json.accounting_type !== "payable") return json;
   const audit = await invoiceAudit(db, scope, id);
   return { ...json, duplicates_caught: audit.duplicates_caught, audit };

@@ -1,33 +1,32 @@
-import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+/** The template editor's test-run samples in the file store (docs/decisions/019, 030). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { samplePath, storeSample } from "./files.server";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.server";
+import { files } from "../../../db/schema";
+import { storeSample, withSample } from "./files.server";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
+import { readFile } from "node:fs/promises";
 
-let dir = "";
+let t: TestDatabase;
+let db: Db;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "tpl-samples-"));
-  process.env.INVOICE_FILES_DIR = dir;
+  t = await createTestDatabase();
+  db = t.database.db;
 });
-afterAll(async () => {
-  delete process.env.INVOICE_FILES_DIR;
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t.drop());
 
 describe("the template editor's test-run samples", () => {
-  it("keeps a sample under a random name, finds it by token for its own format only, and removes samples older than an hour", async () => {
-    const first = await storeSample(new File(["a,b\n"], "x.csv"), "CSV");
-    expect(first).toMatch(/^[0-9a-f-]{36}\.csv$/);
-    expect(await samplePath(first, "CSV")).toBe(join(dir, "samples", first));
-    expect(await samplePath(first, "XLSX")).toBeNull();
-    expect(await samplePath("../../etc/passwd", "CSV")).toBeNull();
-    expect(await samplePath("00000000-0000-0000-0000-000000000000.csv", "CSV")).toBeNull();
-
-    const old = "11111111-1111-1111-1111-111111111111.csv";
-    await writeFile(join(dir, "samples", old), "old");
-    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
-    await utimes(join(dir, "samples", old), twoHoursAgo, twoHoursAgo);
-    const second = await storeSample(new File(["c,d\n"], "y.csv"), "CSV");
-    expect((await readdir(join(dir, "samples"))).sort()).toEqual([first, second].sort());
+  it("keeps a sample under a random token for an hour, found for its own format only, and not once it expired", async () => {
+    const token = await storeSample(db, new File(["a,b\n"], "x.csv"), "CSV");
+    expect(token).toMatch(/^[0-9a-f-]{36}\.csv$/);
+    const [row] = await db.select().from(files).where(eq(files.id, token.slice(0, 36)));
+    expect(row?.kind).toBe("invoice_sample");
+    expect(Math.abs(row!.expiresAt!.getTime() - Date.now() - 3_600_000)).toBeLessThan(120_000);
+    expect(await withSample(db, token, "CSV", (path) => readFile(path, "utf8"))).toBe("a,b\n");
+    expect(await withSample(db, token, "XLSX", async () => "read")).toBeNull();
+    expect(await withSample(db, "../../etc/passwd", "CSV", async () => "read")).toBeNull();
+    expect(await withSample(db, "00000000-0000-0000-0000-000000000000.csv", "CSV", async () => "read")).toBeNull();
+    await db.update(files).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(files.id, token.slice(0, 36)));
+    expect(await withSample(db, token, "CSV", async () => "read")).toBeNull();
   });
 });

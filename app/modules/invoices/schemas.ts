@@ -125,7 +125,9 @@ export const isoToDisplay = (iso: string | null | undefined) => (iso ? `${iso.sl
 
 // the product's one date reading (calendar/display-date.ts): dd/mm/yyyy or YYYY-MM-DD, in the years 2000 to 2100
 const dateField = (label: string) => z.preprocess((v) => (v === "" ? null : v), typedDate(label, { formatMessage: `${label} must be a date (dd/mm/yyyy)` }).nullable());
-const money = z.preprocess((v) => (typeof v === "string" ? v.replace(/[$,\s]/g, "") : v), z.coerce.number("Must be a number").finite("Must be a number").min(-10_000_000).max(10_000_000));
+/** An amount a person types: a number and in range, each said as such (zod gives the schema's message to a range check without one). */
+export const MONEY_RANGE = "Must be from -10,000,000 to 10,000,000";
+const money = z.preprocess((v) => (typeof v === "string" ? v.replace(/[$,\s]/g, "") : v), z.coerce.number("Must be a number").finite("Must be a number").min(-10_000_000, MONEY_RANGE).max(10_000_000, MONEY_RANGE));
 
 /** PUT /api/invoices/{id}: number, date (dd/mm/yyyy) and total. */
 export const invoiceUpdateSchema = z
@@ -139,7 +141,7 @@ export const invoiceUpdateSchema = z
 
 const text = (max = 255) => z.preprocess((v) => (v === "" ? null : v), z.string().trim().max(max, `At most ${max} characters`).nullable());
 const num = (label: string) =>
-  z.preprocess((v) => (v === "" ? null : typeof v === "string" ? v.replace(/[,\s]/g, "") : v), z.coerce.number(`${label} must be a number`).finite().min(0, `${label} cannot be negative`).max(1_000_000).nullable());
+  z.preprocess((v) => (v === "" ? null : typeof v === "string" ? v.replace(/[,\s]/g, "") : v), z.coerce.number(`${label} must be a number`).finite(`${label} must be a number`).min(0, `${label} cannot be negative`).max(1_000_000, `${label} must be at most 1,000,000`).nullable());
 const flag = z.preprocess((v) => v === true || v === "true" || v === "on" || v === "1", z.boolean());
 const ref = z.preprocess((v) => (v === "" ? null : v), z.coerce.number().int().positive("Must be an id").nullable());
 
@@ -165,7 +167,7 @@ export const lineUpdateSchema = z
     reference: text(),
     service_description: text(),
     despatch_date: dateField("Despatch date"),
-    total_quantity: z.preprocess((v) => (v === "" ? null : v), z.coerce.number("Quantity must be a number").int("Quantity must be a whole number").min(0).max(100_000).nullable()),
+    total_quantity: z.preprocess((v) => (v === "" ? null : v), z.coerce.number("Quantity must be a number").int("Quantity must be a whole number").min(0, "Quantity cannot be negative").max(100_000, "Quantity must be at most 100,000").nullable()),
     total_weight_in_uom: num("Dead weight"),
     total_charge_weight: num("Charge weight"),
     total_volume_in_uom_cubed: num("Volume"),

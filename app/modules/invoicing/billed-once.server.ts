@@ -5,7 +5,7 @@
  * person is refused by name, and the unique index settles what two runs at once would both bill.
  * Billing a charge again is a rebill: an invoice admin's explicit choice, with a note, recorded.
  */
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { billedCharges } from "../../../db/schema";
 import { rowsOf } from "../../utils/sql-rows";
@@ -19,11 +19,18 @@ export const BILLED_MESSAGES = {
 
 export const categoryLabel = (category: string) => (category.charAt(0).toUpperCase() + category.slice(1)).replaceAll("_", " ");
 
-/** Which consignment a line bills: ours when matched, else the carrier's number for it. */
-export function consignmentKeyOf(d: { consignmentId: number | null; carrierId: number | null; consignmentNumber: string | null }): string | null {
-  if (d.consignmentId != null) return `c${d.consignmentId}`;
-  if (!d.consignmentNumber) return null;
-  return `n${d.carrierId ?? ""}:${d.consignmentNumber.toUpperCase()}`;
+/**
+ * The names a line's consignment goes by (decision 021): ours when the
+ * line is matched, and the carrier's consignment number, both the consignment's own and the line's.
+ * A charge is claimed under every name, so a charge billed while its line was unmatched (under
+ * the carrier's number) is found when a matched line of the same consignment comes to be billed,
+ * and the other way round.
+ */
+export function consignmentKeysOf(d: { consignmentId: number | null; carrierId: number | null; consignmentNumber: string | null }, own: { carrierId: number | null; consignmentNumber: string | null } | null): string[] {
+  const keys = new Set<string>();
+  if (d.consignmentId != null) keys.add(`c${d.consignmentId}`);
+  for (const n of [own, d]) if (n?.consignmentNumber) keys.add(`n${n.carrierId ?? ""}:${n.consignmentNumber.toUpperCase()}`);
+  return [...keys];
 }
 
 /**
@@ -38,22 +45,30 @@ export interface Charge {
   /** the payable line asked for */
   lineId: number;
   consignment: string;
-  key: string;
+  /** every name of the consignment (consignmentKeysOf) */
+  keys: string[];
   category: string;
 }
 
 /** The charges of the lines to bill. */
-export function chargesOf(lines: Array<{ lineId: number; consignmentNumber: string | null; key: string | null; sells: Array<{ category: string; amount: number }> }>): Charge[] {
-  return lines.flatMap((l) => (l.key == null ? [] : chargedCategories(l.sells).map((category) => ({ lineId: l.lineId, consignment: l.consignmentNumber ?? l.key!, key: l.key!, category }))));
+export function chargesOf(lines: Array<{ lineId: number; consignmentNumber: string | null; keys: string[]; sells: Array<{ category: string; amount: number }> }>): Charge[] {
+  return lines.flatMap((l) => (l.keys.length === 0 ? [] : chargedCategories(l.sells).map((category) => ({ lineId: l.lineId, consignment: l.consignmentNumber ?? l.keys[0]!, keys: l.keys, category }))));
 }
 
-const pairKey = (c: { key: string; category: string }) => `${c.key}|${c.category}`;
+const pairKey = (key: string, category: string) => `${key}|${category}`;
+const pairsOf = (c: { keys: string[]; category: string }) => c.keys.map((k) => pairKey(k, c.category));
 
-/** Of `charges`, those a customer invoice bills already (not counting rebills): the invoice's number by charge. */
-export async function billedAlready(db: DbOrTx, charges: Array<{ key: string; category: string }>): Promise<Map<string, string>> {
+/** The customer invoice that bills `charge` already under any of its names, from billedAlready's answer. */
+export const billedOn = (billed: Map<string, string>, charge: { keys: string[]; category: string }): string | undefined =>
+  pairsOf(charge)
+    .map((p) => billed.get(p))
+    .find((n) => n !== undefined);
+
+/** Of `charges`, those a customer invoice bills already (not counting rebills): the invoice's number by (name, category). */
+export async function billedAlready(db: DbOrTx, charges: Array<{ keys: string[]; category: string }>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!charges.length) return out;
-  const wanted = [...new Map(charges.map((c) => [pairKey(c), { k: c.key, c: c.category }])).values()];
+  const wanted = [...new Map(charges.flatMap((c) => c.keys.map((k) => [pairKey(k, c.category), { k, c: c.category }] as const))).values()];
   const rows = rowsOf<{ k: string; c: string; n: string | null }>(
     await db.execute(sql`
       select b.consignment_key as k, b.category as c, i.invoice_number as n
@@ -62,7 +77,7 @@ export async function billedAlready(db: DbOrTx, charges: Array<{ key: string; ca
       join invoice_details d on d.id = b.invoice_detail_id
       join invoices i on i.id = d.invoice_id`),
   );
-  for (const r of rows) out.set(pairKey({ key: r.k, category: r.c }), r.n ?? "(being numbered)");
+  for (const r of rows) out.set(pairKey(r.k, r.c), r.n ?? "(being numbered)");
   return out;
 }
 
@@ -75,11 +90,12 @@ export async function refusals(db: DbOrTx, charges: Charge[], rebill: boolean): 
   const firstLine = new Map<string, number>();
   const out: Array<{ lineId: number; message: string }> = [];
   for (const c of charges) {
-    const k = pairKey(c);
-    const invoice = billed.get(k);
+    const pairs = pairsOf(c);
+    const invoice = billedOn(billed, c);
+    const other = pairs.map((p) => firstLine.get(p)).find((line) => line !== undefined && line !== c.lineId);
     if (invoice) out.push({ lineId: c.lineId, message: BILLED_MESSAGES.alreadyBilled(c.consignment, c.category, invoice) });
-    else if ((firstLine.get(k) ?? c.lineId) !== c.lineId) out.push({ lineId: c.lineId, message: BILLED_MESSAGES.chosenTwice(c.consignment, c.category) });
-    else firstLine.set(k, c.lineId);
+    else if (other !== undefined) out.push({ lineId: c.lineId, message: BILLED_MESSAGES.chosenTwice(c.consignment, c.category) });
+    else for (const p of pairs) firstLine.set(p, c.lineId);
   }
   return out;
 }
@@ -92,18 +108,25 @@ export async function refusals(db: DbOrTx, charges: Charge[], rebill: boolean): 
  */
 export async function claimCharges(tx: DbOrTx, rows: Array<Charge & { detailId: number }>, rebill: { note: string; userId: number | null } | null): Promise<{ taken: number[]; rebilled: number[] }> {
   if (!rows.length) return { taken: [], rebilled: [] };
-  // in one order for every run, so two runs claiming the same charges queue instead of deadlocking
-  rows = [...rows].sort((a, b) => (a.key === b.key ? a.category.localeCompare(b.category) : a.key.localeCompare(b.key)));
+  // one row per name of each charge, in one order for every run, so two runs claiming the same
+  // charges queue on the unique index instead of deadlocking
+  const names = rows
+    .flatMap((r) => r.keys.map((key) => ({ key, category: r.category, detailId: r.detailId })))
+    .sort((a, b) => (a.key === b.key ? a.category.localeCompare(b.category) : a.key.localeCompare(b.key)));
   const got = await tx
     .insert(billedCharges)
-    .values(rows.map((r) => ({ consignmentKey: r.key, category: r.category, invoiceDetailId: r.detailId, createdById: rebill?.userId ?? null })))
+    .values(names.map((r) => ({ consignmentKey: r.key, category: r.category, invoiceDetailId: r.detailId, createdById: rebill?.userId ?? null })))
     .onConflictDoNothing({ target: [billedCharges.consignmentKey, billedCharges.category], where: sql`not rebill` })
     .returning({ detailId: billedCharges.invoiceDetailId, key: billedCharges.consignmentKey, category: billedCharges.category });
   const claimed = new Set(got.map((g) => `${g.detailId}|${g.key}|${g.category}`));
-  const taken = rows.filter((r) => !claimed.has(`${r.detailId}|${r.key}|${r.category}`));
+  // a charge is taken when any of its names is: another invoice bills it under that name
+  const taken = rows.filter((r) => r.keys.some((key) => !claimed.has(`${r.detailId}|${key}|${r.category}`)));
   const lines = [...new Set(taken.map((t) => t.lineId))];
   if (!taken.length) return { taken: [], rebilled: [] };
   if (!rebill) return { taken: lines, rebilled: [] };
-  await tx.insert(billedCharges).values(taken.map((r) => ({ consignmentKey: r.key, category: r.category, invoiceDetailId: r.detailId, rebill: true, note: rebill.note, createdById: rebill.userId })));
+  // a rebill holds none of the names as the first billing: the names it did get go back, and every name is written as a rebill
+  for (const r of taken)
+    await tx.delete(billedCharges).where(and(eq(billedCharges.invoiceDetailId, r.detailId), eq(billedCharges.category, r.category), eq(billedCharges.rebill, false)));
+  await tx.insert(billedCharges).values(taken.flatMap((r) => r.keys.map((key) => ({ consignmentKey: key, category: r.category, invoiceDetailId: r.detailId, rebill: true, note: rebill.note, createdById: rebill.userId }))));
   return { taken: [], rebilled: lines };
 }

@@ -5,8 +5,8 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { consignments, customers, invoiceCosts, invoiceDetails, reconciliations } from "../../../db/schema";
-import { consignmentKeyOf, type Charge, chargesOf } from "./billed-once.server";
+import { carrierAccounts, consignments, customers, invoiceCosts, invoiceDetails, reconciliations } from "../../../db/schema";
+import { consignmentKeysOf, type Charge, chargesOf } from "./billed-once.server";
 import { invoiceableSql } from "./invoiceable.server";
 import { sellFor, type SellResult, type SellSource } from "./sell";
 
@@ -21,6 +21,8 @@ export async function loadLines(db: DbOrTx, ids: number[]) {
       chargeFromConsignment: reconciliations.chargeFromConsignment,
       rerateDetail: reconciliations.rerateDetail,
       ratingDetail: consignments.ratingDetail,
+      /** the matched consignment's own carrier and number: one of the names its charges are billed under */
+      own: { carrierId: carrierAccounts.carrierId, consignmentNumber: consignments.consignmentNumber },
       customerName: customers.name,
       customerOptions: customers.options,
       customerBilling: customers.billingAddress,
@@ -29,6 +31,7 @@ export async function loadLines(db: DbOrTx, ids: number[]) {
     .innerJoin(reconciliations, eq(reconciliations.invoiceDetailId, invoiceDetails.id))
     .innerJoin(customers, eq(customers.id, invoiceDetails.customerId))
     .leftJoin(consignments, eq(consignments.id, invoiceDetails.consignmentId))
+    .leftJoin(carrierAccounts, eq(carrierAccounts.id, consignments.carrierAccountId))
     .where(and(inArray(invoiceDetails.id, ids), invoiceableSql))
     .orderBy(asc(invoiceDetails.customerId), asc(invoiceDetails.despatchDate), asc(invoiceDetails.consignmentNumber), asc(invoiceDetails.id));
 }
@@ -54,4 +57,4 @@ export const sellOfLine = (l: Loaded, costsOf: CostsOf): SellResult =>
 
 /** The (consignment, category) charges the lines bill, in the lines' order. */
 export const lineCharges = (lines: Loaded[], sells: SellResult[]): Charge[] =>
-  chargesOf(lines.map((l, i) => ({ lineId: l.d.id, consignmentNumber: l.d.consignmentNumber, key: consignmentKeyOf(l.d), sells: sells[i]!.lines })));
+  chargesOf(lines.map((l, i) => ({ lineId: l.d.id, consignmentNumber: l.d.consignmentNumber, keys: consignmentKeysOf(l.d, l.own), sells: sells[i]!.lines })));

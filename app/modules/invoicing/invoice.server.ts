@@ -12,7 +12,7 @@ import type { Db, DbOrTx } from "../../../db/client.server";
 import { invoiceCosts, invoiceDetails, invoices, reconciliationNotes, sites } from "../../../db/schema";
 import type { CostCategory } from "../../../db/schema/finance";
 import type { PostalAddress } from "../../../db/schema/tenancy";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { assertWriter } from "../allocation/rules.server";
 import { todayIn } from "../calendar/site-time";
@@ -23,11 +23,13 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { invoiceGst } from "./gst";
 import { billingAddressOf, groupKeyOf, type BillingSite } from "./grouping";
-import { BILLED_MESSAGES, billedAlready, claimCharges, refusals } from "./billed-once.server";
+import { BILLED_MESSAGES, billedAlready, billedOn, claimCharges, refusals } from "./billed-once.server";
 import { invoiceableIds } from "./invoiceable.server";
 import { lineCharges, loadCosts, loadLines, sellOfLine, type CostsOf, type Loaded } from "./invoice-lines.server";
 import { centsToAmount } from "./money";
 import { deliverInvoice } from "./pdf.server";
+import { receivableInvoiceJson } from "./receivable.server";
+import { emitEvent } from "../webhooks/index.server";
 
 export const INVOICING_JOB = "invoices.invoice";
 export const INVOICING_MESSAGES = {
@@ -227,7 +229,7 @@ async function writeInvoice(db: Db, group: Group, payload: z.infer<typeof invoic
             groupKey: group.groupKey,
             createdById: userId,
           })
-          .returning({ id: invoices.id });
+          .returning();
         const inserted = await tx
           .insert(invoiceDetails)
           .values(lines.map((l, i) => ({ ...LINE_COPY(l.d), invoiceId: inv!.id, lineNumber: i + 1, state: "invoiced", sourceDetailId: l.d.id, totalCost: centsToAmount(gst.lines[i]!.subtotal + gst.lines[i]!.gst) })))
@@ -254,6 +256,8 @@ async function writeInvoice(db: Db, group: Group, payload: z.infer<typeof invoic
           from invoice_details d where d.invoice_id = ${inv!.id} and d.source_detail_id = r.invoice_detail_id`);
         const number = await takeInvoiceNumber(tx);
         await tx.update(invoices).set({ invoiceNumber: number }).where(eq(invoices.id, inv!.id));
+        // with the invoice: a run that rolls back (a line billed meanwhile) announces nothing
+        await emitEvent(tx, { type: "invoice.created", customerId: group.customerId, payload: receivableInvoiceJson({ ...inv!, invoiceNumber: number }, group.customerName, lines.length) });
         return { id: inv!.id, invoice_number: number, customer_name: group.customerName, lines: lines.length, total: centsToAmount(gst.total) };
       });
     } catch (e) {
@@ -320,7 +324,7 @@ async function refusalsOf(db: Db, lines: Loaded[], costsOf: CostsOf): Promise<In
   return lines.map((l) => {
     const mine = charges.filter((c) => c.lineId === l.d.id);
     const named = mine.flatMap((c) => {
-      const invoice = billed.get(`${c.key}|${c.category}`);
+      const invoice = billedOn(billed, c);
       return invoice ? [BILLED_MESSAGES.alreadyBilled(c.consignment, c.category, invoice)] : [];
     });
     return { invoice_detail_id: l.d.id, message: named.join(" ") || BILLED_MESSAGES.chosenTwice(l.d.consignmentNumber ?? String(l.d.id), mine[0]?.category ?? "charge") };

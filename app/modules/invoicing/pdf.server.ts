@@ -1,13 +1,10 @@
 /**
  * A customer invoice's PDF and e-mail (issue 19 point 6, decision 020-invoicing): rendered with the
- * printing module's Chromium after the invoice commits, kept under the finance files directory
- * (<INVOICE_FILES_DIR>/receivable/<uuid>.pdf), e-mailed as an attachment to the customer's
+ * printing module's Chromium after the invoice commits, kept in the file store (docs/decisions/030;
+ * the file's id in pdf_path, written in one transaction with it), e-mailed as an attachment to the customer's
  * invoicing_email through the house mailer, and offered as the invoice's "PDF"
  * (GET /api/invoices/{id}/original_file).
  */
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, invoiceCosts, invoiceDetails, invoices } from "../../../db/schema";
@@ -15,14 +12,13 @@ import { A4 } from "../../../print-templates/documents/Documents";
 import { renderCustomerInvoiceHtml, type CustomerInvoiceDocument } from "../../../print-templates/documents/CustomerInvoice";
 import type { CurrentUser } from "../auth/current-user.server";
 import { financeScope } from "../invoices/access";
-import { invoiceFilesDir } from "../invoices/files.server";
+import { deleteFile, fileResponse, putFile, requireFile } from "../files/index.server";
 import type { Mailer } from "../mail/mailer.server";
 import type { Renderer } from "../printing/renderer.server";
 import { notFound } from "../../utils/errors";
 import { centsToAmount, toCents } from "./money";
+import { invoiceEmissions } from "../emissions/emissions.server";
 
-export const receivableDir = () => join(invoiceFilesDir(), "receivable");
-const PDF_NAME = /^[0-9a-f-]{36}\.pdf$/;
 export const NO_INVOICING_EMAIL = "not e-mailed: the customer has no invoicing e-mail.";
 
 /** The document of one receivable invoice, as the PDF shows it. */
@@ -46,6 +42,7 @@ export async function invoiceDocument(db: DbOrTx, id: number): Promise<{ doc: Cu
     gst: inv.i.gst ?? "0.00",
     total: inv.i.total,
     taxName: hasTax ? "GST" : null,
+    emissions: await invoiceEmissions(db, id),
     lines: lines.map((l) => {
       const charges = costs.filter((c) => c.invoiceDetailId === l.id && c.category !== "gst").map((c) => ({ category: c.category, description: c.description, amount: c.amount }));
       return {
@@ -73,11 +70,18 @@ export async function deliverInvoice(services: { db: DbOrTx; mailer: Mailer; ren
   let pdf: Buffer;
   try {
     pdf = await renderer.renderPdf(renderCustomerInvoiceHtml(found.doc), A4);
-    await mkdir(receivableDir(), { recursive: true });
-    const name = `${randomUUID()}.pdf`;
-    await writeFile(join(receivableDir(), name), pdf);
-    // the original file's name too: the invoice page offers its file as "PDF" for receivable invoices
-    await db.update(invoices).set({ pdfPath: name, originalFileName: `invoice-${found.doc.number}.pdf`, originalFileType: "PDF" }).where(eq(invoices.id, id));
+    const name = `invoice-${found.doc.number}.pdf`;
+    const rendered = pdf;
+    // the PDF and the invoice's reference to it commit together: no invoice points at a PDF that
+    // was never stored, and no stored PDF is left that no invoice points at (a PDF made again
+    // replaces the one before in the same step)
+    await db.transaction(async (tx) => {
+      const [row] = await tx.select({ customerId: invoices.customerId, before: invoices.pdfPath }).from(invoices).where(eq(invoices.id, id)).for("update");
+      const file = await putFile(tx, { kind: "customer_invoice_pdf", name, contentType: "application/pdf", customerId: row?.customerId ?? null }, rendered);
+      // the original file's name too: the invoice page offers its file as "PDF" for receivable invoices
+      await tx.update(invoices).set({ pdfPath: file.id, originalFileName: name, originalFileType: "PDF" }).where(eq(invoices.id, id));
+      if (row?.before) await deleteFile(tx, row.before);
+    });
   } catch (e) {
     return { pdf: false, emailed: false, problem: `no PDF: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -106,9 +110,7 @@ export async function receivablePdf(db: DbOrTx, user: CurrentUser, id: number): 
   if (!row || row.type !== "receivable") return null;
   const scope = financeScope(user);
   if (scope.kind === "customer" && row.customerId !== scope.customerId) throw notFound("Invoice file");
-  if (!row.path || !PDF_NAME.test(row.path)) throw notFound("Invoice file");
-  const body = await readFile(join(receivableDir(), row.path)).catch(() => null);
-  if (!body) throw notFound("Invoice file");
-  const filename = `invoice-${row.number ?? id}.pdf`.replace(/["\\\r\n]/g, "_");
-  return new Response(body, { headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="${filename}"` } });
+  if (!row.path) throw notFound("Invoice file");
+  const file = await requireFile(db, row.path, `invoice ${id}'s PDF`);
+  return fileResponse(db, file, `invoice-${row.number ?? id}.pdf`);
 }

@@ -45,6 +45,22 @@ export interface ReceivableInvoice {
   emailed_at: string | null;
 }
 
+/** One receivable invoice as the list (and the invoice.created webhook, docs/decisions/039) gives it. */
+export const receivableInvoiceJson = (i: typeof invoices.$inferSelect, customer: string | null, lines: number): ReceivableInvoice => ({
+  id: i.id,
+  invoice_number: i.invoiceNumber,
+  invoice_date: i.invoiceDate,
+  state: i.state,
+  customer_id: i.customerId,
+  customer: customer ?? "",
+  subtotal: Number(i.subtotal ?? 0),
+  gst: Number(i.gst ?? 0),
+  total: Number(i.total),
+  lines: Number(lines),
+  has_pdf: Boolean(i.pdfPath),
+  emailed_at: i.emailedAt?.toISOString() ?? null,
+});
+
 /** The receivable list: counters all and invoiced, invoices grouped per customer. */
 export async function listReceivable(db: DbOrTx, user: CurrentUser, raw: Record<string, unknown>) {
   const f = parseOrThrow(receivableFilterSchema, raw);
@@ -76,20 +92,7 @@ export async function listReceivable(db: DbOrTx, user: CurrentUser, raw: Record<
     .where(and(base, state === "invoiced" ? eq(invoices.state, "invoiced") : undefined))
     .orderBy(asc(sql`lower(${customers.name})`), desc(invoices.invoiceDate), desc(invoices.id))
     .limit(LIST_LIMIT + 1);
-  const list: ReceivableInvoice[] = rows.slice(0, LIST_LIMIT).map((r) => ({
-    id: r.i.id,
-    invoice_number: r.i.invoiceNumber,
-    invoice_date: r.i.invoiceDate,
-    state: r.i.state,
-    customer_id: r.i.customerId,
-    customer: r.customer ?? "",
-    subtotal: Number(r.i.subtotal ?? 0),
-    gst: Number(r.i.gst ?? 0),
-    total: Number(r.i.total),
-    lines: Number(r.lines),
-    has_pdf: Boolean(r.i.pdfPath),
-    emailed_at: r.i.emailedAt?.toISOString() ?? null,
-  }));
+  const list: ReceivableInvoice[] = rows.slice(0, LIST_LIMIT).map((r) => receivableInvoiceJson(r.i, r.customer, r.lines));
   const groups = new Map<string, { customer_id: number | null; customer: string; invoices: ReceivableInvoice[]; total: number; consignments: number }>();
   for (const inv of list) {
     const key = String(inv.customer_id);

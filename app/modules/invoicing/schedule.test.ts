@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SCHEDULE_DAYS, SCHEDULE_HOURS, SCHEDULE_TIME_ZONES, localDate, localInstant, nextRunAt, scheduleSchema, type ScheduleTiming } from "./schedule";
+import { SCHEDULE_DAYS, SCHEDULE_HOURS, SCHEDULE_TIME_ZONES, earliestScheduleDate, localDate, localInstant, nextRunAt, scheduleSchema, type ScheduleTiming } from "./schedule";
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const weekly = (day: ScheduleTiming["day"], hour: string, time_zone: ScheduleTiming["time_zone"]): ScheduleTiming => ({ period: "WEEKLY", day, hour, time_zone });
@@ -127,6 +127,17 @@ describe("nextRunAt: once", () => {
     const s: ScheduleTiming = { period: "ONCE", day: "Friday", hour: "16:00", time_zone: "Australia/Darwin" };
     expect(iso(nextRunAt(s, new Date("2026-11-25T00:00:00Z")))).toBe("2026-11-27T06:30:00.000Z");
     expect(nextRunAt(s, new Date("2026-11-28T00:00:00Z"), new Date("2026-11-27T06:30:00Z"))).toBeNull();
+  });
+});
+
+describe("earliestScheduleDate", () => {
+  it("is today where the offered zones are furthest behind (Perth), not UTC's today nor the reader's", () => {
+    // 20:00 UTC on 28 November: 04:00 on the 29th in Perth, later elsewhere; UTC's 28th has passed in every offered zone
+    expect(earliestScheduleDate(new Date("2026-11-28T20:00:00Z"))).toBe("2026-11-29");
+    // 12:00 UTC: already the 29th in Auckland, still the 28th in Perth
+    expect(earliestScheduleDate(new Date("2026-11-28T12:00:00Z"))).toBe("2026-11-28");
+    // a reader in Los Angeles at 17:00 on the 28th (01:00 UTC on the 29th): Perth's 09:00 on the 29th
+    expect(earliestScheduleDate(new Date("2026-11-29T01:00:00Z"))).toBe("2026-11-29");
   });
 });
 

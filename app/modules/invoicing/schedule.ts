@@ -16,6 +16,8 @@ import { offsetMinutes } from "../calendar/zone-offset";
 
 export const SCHEDULE_PERIODS = ["ONCE", "WEEKLY"] as const;
 export type SchedulePeriod = (typeof SCHEDULE_PERIODS)[number];
+/** How the screens name each period (issue 31 #6: the code WEEKLY was shown); the API keeps the codes. */
+export const SCHEDULE_PERIOD_LABELS: Record<SchedulePeriod, string> = { ONCE: "Once", WEEKLY: "Weekly" };
 export const SCHEDULE_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 export type ScheduleDay = (typeof SCHEDULE_DAYS)[number];
 /** the zones offered: the Australian states' and territories' zones, and New Zealand's */
@@ -76,6 +78,14 @@ const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:
 /** The local date (YYYY-MM-DD) of an instant in a zone. */
 export function localDate(at: Date, timeZone: string): string {
   return new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The first date a single run may be set for: today in whichever offered zone is furthest behind
+ * (Perth), since the date is read in the schedule's own zone, not the reader's nor UTC's.
+ */
+export function earliestScheduleDate(now: Date): string {
+  return SCHEDULE_TIME_ZONES.map((zone) => localDate(now, zone)).sort()[0]!;
 }
 
 /** Monday 0 ... Sunday 6, as SCHEDULE_DAYS. */

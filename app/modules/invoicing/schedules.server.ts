@@ -8,7 +8,7 @@ import { and, asc, desc, eq, isNotNull, lt, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { invoiceDetails, invoicingSchedules, jobs } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { assertWriter } from "../allocation/rules.server";
 import { financeScope } from "../invoices/access";
@@ -16,7 +16,7 @@ import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { INVOICING_JOB, INVOICING_MESSAGES } from "./invoice.server";
 import { invoiceableIds } from "./invoiceable.server";
-import { nextRunAt, SCHEDULE_MESSAGES, scheduleSchema, type ScheduleTiming } from "./schedule";
+import { localDate, nextRunAt, SCHEDULE_MESSAGES, scheduleSchema, type ScheduleTiming } from "./schedule";
 
 export const SCHEDULES_JOB = "invoicing.schedules";
 export const schedulesPayload = z.object({ now: z.iso.datetime().optional() });
@@ -48,8 +48,8 @@ const timingOf = (r: Pick<Row, "period" | "day" | "runDate" | "hour" | "timeZone
 
 /**
  * POST /api/invoicing_schedules (invoice admins). The lines must be invoiceable now (those that are
- * not are left out; none at all is refused); a time that has passed, or a date before today (UTC),
- * is refused on next_run_at.
+ * not are left out; none at all is refused); a time that has passed, or a date before today in the
+ * schedule's own zone, is refused on next_run_at.
  */
 export async function createSchedule(db: DbOrTx, user: CurrentUser, raw: unknown, now = new Date()): Promise<ScheduleJson> {
   assertWriter(user);
@@ -58,7 +58,7 @@ export async function createSchedule(db: DbOrTx, user: CurrentUser, raw: unknown
   const ids = await invoiceableIds(db, financeScope(user), [...new Set(input.options.invoice_detail_ids)]);
   if (!ids.length) throw new AppError("invalid", INVOICING_MESSAGES.noneInvoiceable, { "options.invoice_detail_ids": [INVOICING_MESSAGES.noneInvoiceable] });
   const timing: ScheduleTiming = { period: input.period, day: o.day ?? null, date: input.period === "ONCE" ? (o.date ?? null) : null, hour: o.hour, time_zone: o.time_zone };
-  const beforeToday = timing.date != null && timing.date < now.toISOString().slice(0, 10);
+  const beforeToday = timing.date != null && timing.date < localDate(now, timing.time_zone);
   const next = beforeToday ? null : nextRunAt(timing, now);
   if (!next) throw new AppError("invalid", SCHEDULE_MESSAGES.passed, { next_run_at: [SCHEDULE_MESSAGES.passed] });
   const [row] = await db

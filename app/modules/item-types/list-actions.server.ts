@@ -8,6 +8,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { readCsvUpload } from "../../utils/csv.server";
 import { AppError } from "../../utils/errors";
 import { readPageForm } from "../../utils/http.server";
+import { moveOne } from "../../utils/reorder";
 import { importItemTypes, type ImportReport } from "./import-export.server";
 import { bulkDeleteItemTypes, itemTypeCustomer, itemTypesOf, sortAlphabetically, updateSequenceOrder } from "./item-types.server";
 
@@ -40,11 +41,8 @@ export async function itemTypeListAction(db: DbOrTx, user: CurrentUser, customer
     }
     if (intent === "move") {
       // without JavaScript: one row one place up or down
-      const ids = (await itemTypesOf(db, customerId)).map((t) => t.id);
-      const at = ids.indexOf(Number(form.get("id")));
-      const to = at + (form.get("direction") === "up" ? -1 : 1);
-      if (at < 0) throw new AppError("not_found", "Item type not found");
-      if (to >= 0 && to < ids.length) [ids[at], ids[to]] = [ids[to]!, ids[at]!];
+      const ids = moveOne((await itemTypesOf(db, customerId)).map((t) => t.id), Number(form.get("id")), form.get("direction") === "up" ? "up" : "down");
+      if (!ids) throw new AppError("not_found", "Item type not found");
       await updateSequenceOrder(db, user, customerId, { ids });
       return { status: 200, alerts: [{ type: "success", message: "Order saved." }] };
     }

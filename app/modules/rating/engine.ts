@@ -4,6 +4,7 @@
  * the database and passes them in, so every rule here is testable by hand-worked examples.
  */
 import type { CostCategory as AnyCostCategory } from "../../../db/schema/finance";
+import type { RuleDecision } from "../shipping-rules/evaluate";
 import { KG_PER_LB, M3_PER_FT3, itemVolume, type Som } from "./measure";
 
 /** What a rate card can produce: a part of db/schema/finance.ts COST_CATEGORIES, the master list. */
@@ -153,6 +154,8 @@ export interface Rate {
   estimated_delivery_date: string | null;
   rule_based_selection_index: number | null;
   rule_applied: string | null;
+  /** the shipping rule's name on the rate it chose (docs/decisions/040) */
+  chosen_by_rule?: string | null;
   /** why this price: never shown to customers for a hidden-rate account */
   rating_detail: RatingDetail | null;
 }
@@ -160,7 +163,9 @@ export interface Rate {
 export interface RateResponse {
   carriers: Rate[];
   selected_index: number | null;
-  rule_applied: "preselected" | "service_type" | "cheapest" | null;
+  rule_applied: "preselected" | "shipping_rule" | "service_type" | "cheapest" | null;
+  /** what the customer's shipping rules decided, when any matched or fell through */
+  shipping_rule?: RuleDecision | null;
 }
 
 /** GST by sender country: AU 10 %, NZ 15 %, US none. */

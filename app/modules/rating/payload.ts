@@ -54,6 +54,9 @@ export const ratingPayloadSchema = z
     preselected_carrier_service: text.optional().nullable(),
     consignment_id: z.coerce.number().int().optional().nullable(),
     warranty: z.coerce.boolean().optional().default(false),
+    /** read by the customer's shipping rules only (docs/decisions/040) */
+    reference: text.max(255, "Reference is too long (at most 255 characters)").optional().nullable(),
+    declared_value: num.min(0, "Declared value must not be negative").max(1e9, "Declared value is too large").optional().nullable(),
     sender_locality: placePart("sender"),
     sender_postcode: placePart("sender"),
     sender_region: text.optional().nullable(),

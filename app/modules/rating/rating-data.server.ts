@@ -11,7 +11,8 @@
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { carrierAccounts, carriers, fuelLevies, rateLanes, ratingDataVersion, services, siteServices, surchargeSets, zones } from "../../../db/schema";
+import { carrierAccounts, carriers, fuelLevies, rateLanes, ratingDataVersion, services, shippingRules, siteServices, surchargeSets, zones } from "../../../db/schema";
+import { compileRules, type CompiledRule, type StoredRule } from "../shipping-rules/evaluate";
 import { findPlaces, type Place } from "../localities/localities.server";
 import { preparedFor } from "../../utils/prepared.server";
 
@@ -43,6 +44,8 @@ interface Entries {
   /** a carrier's levies, newest first */
   levies: Map<number, LevyRow[]>;
   sets: Map<number, SetRow[]>;
+  /** a customer's shipping rules, compiled (their table's trigger bumps the version too) */
+  rules: Map<number, CompiledRule[]>;
 }
 
 const byInstance = new Map<string, Entries>();
@@ -76,7 +79,7 @@ export async function ratingData(db: DbOrTx) {
   const key = `${stamp.xmin}:${stamp.version}`;
   let e = byInstance.get(stamp.instance);
   if (!e || e.key !== key) {
-    e = { key, places: new Map(), offered: new Map(), zones: new Map(), lanes: new Map(), levies: new Map(), sets: new Map() };
+    e = { key, places: new Map(), offered: new Map(), zones: new Map(), lanes: new Map(), levies: new Map(), sets: new Map(), rules: new Map() };
     byInstance.set(stamp.instance, e);
   }
   const entries = e;
@@ -190,6 +193,21 @@ export async function ratingData(db: DbOrTx) {
       }
       const wanted = new Set(carrierIds);
       return rows.filter((r) => wanted.has(r.set.carrierId));
+    },
+
+    /** a customer's active shipping rules in their order, compiled once per change */
+    async shippingRules(customerId: number): Promise<CompiledRule[]> {
+      let rules = entries.rules.get(customerId);
+      if (!rules) {
+        const rows = await db
+          .select({ id: shippingRules.id, name: shippingRules.name, siteId: shippingRules.siteId, active: shippingRules.active, conditions: shippingRules.conditions, actions: shippingRules.actions })
+          .from(shippingRules)
+          .where(eq(shippingRules.customerId, customerId))
+          .orderBy(shippingRules.position, shippingRules.id);
+        rules = compileRules(rows as StoredRule[]);
+        put(entries.rules, customerId, rules);
+      }
+      return rules;
     },
   };
 }

@@ -4,6 +4,8 @@ import { addBusinessDays } from "../calendar/business-days";
 import { DESPATCH_DATE_PAST } from "../calendar/dates";
 import { todayIn } from "../calendar/site-time";
 import type { Place } from "../localities/localities.server";
+import { applyDecision } from "../shipping-rules/apply";
+import { evaluateRules, type RuleFacts } from "../shipping-rules/evaluate";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { rate, resolveZone, type Lane, type RateResponse, type ServiceOption, type ZoneCandidate } from "./engine";
@@ -31,11 +33,44 @@ export async function rateWithCosts(db: DbOrTx, user: CurrentUser, raw: unknown,
   if (!site) throw new AppError("invalid", "Site is not one of yours", { site_code: ["Site is not one of yours"] });
   // the schema refuses what is past everywhere on Earth; here the past is the sending site's
   if (p.despatch_date < todayIn(site.timezone)) throw new AppError("invalid", DESPATCH_DATE_PAST, { despatch_date: [DESPATCH_DATE_PAST] });
-  return rateAtSite(db, user.customer.id, site, p, cached);
+  return rateWithRules(db, user.customer.id, site, p, cached);
 }
 
 /** The sending site as rating reads it. */
 export type RatingSite = Pick<SiteSummary, "id" | "code" | "som" | "region">;
+
+/** The consignment as the customer's shipping rules read it. */
+export function ruleFactsOf(site: RatingSite, p: RatingPayload): RuleFacts {
+  return {
+    siteId: site.id,
+    som: site.som,
+    receiver: { postcode: p.receiver_postcode, region: p.receiver_region, country: p.receiver_country, addressType: p.receiver_address_type },
+    items: p.items.map((i) => ({
+      quantity: i.quantity,
+      length: i.length,
+      width: i.width,
+      height: i.height,
+      weight: i.weight_in_uom,
+      itemTypeId: typeof i.item_type === "number" ? i.item_type : null,
+      dangerousGoods: i.dangerous_goods,
+    })),
+    declaredValue: p.declared_value ?? null,
+    reference: p.reference ?? null,
+  };
+}
+
+/**
+ * rateAtSite with the customer's shipping rules applied (docs/decisions/040): what a consignment,
+ * the bulk upload and a store's checkout are offered. Re-rating a consignment's own service (the
+ * reconciliation) prices without them.
+ */
+export async function rateWithRules(db: DbOrTx, customerId: number, site: RatingSite, p: RatingPayload, cached?: RatingData): Promise<RateResponse> {
+  const data = cached ?? (await ratingData(db));
+  const [response, rules] = await Promise.all([rateAtSite(db, customerId, site, p, data), data.shippingRules(customerId)]);
+  if (!rules.length) return response;
+  const choices = response.carriers.map((r) => ({ key: `${r.code}:${r.service_code}`, price: r.is_poa ? null : (r.rating_detail?.total_sell_incl_gst ?? r.total), estimatedDelivery: r.estimated_delivery_date }));
+  return applyDecision(response, evaluateRules(rules, ruleFactsOf(site, p), choices));
+}
 
 /**
  * Prices a checked payload at one of a customer's sites, buy side included. Callers have already

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { addresses } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import { recipientsCustomerToEdit, removeFromBook } from "./recipients.server";
 
 export const DELETE_ALL_JOB = "recipients.delete_all";

@@ -1,30 +1,24 @@
 /**
- * Where a recipients file waits for its import job: the bulk upload's directory (BULK_UPLOADS_DIR,
- * shared by the web process and the worker), as sent (a .gz still packed), under a random name;
- * removed when its job ends. (Uploads are to move into the database's file store: docs/decisions/026.)
+ * Where a recipients file waits for its import job: the file store (docs/decisions/030), as sent
+ * (a .gz still packed), named by the job's payload; any host's worker reads it as a stream. It
+ * expires as the bulk upload's files do, and is removed when its job ends.
  */
-import { randomUUID } from "node:crypto";
-import { createReadStream, type ReadStream } from "node:fs";
-import { mkdir, unlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { uploadsDir } from "../bulk-upload/files.server";
+import type { Readable } from "node:stream";
+import type { DbOrTx } from "../../../db/client.server";
+import { deleteFile, openFile } from "../files/index.server";
+import { requireUpload, storeUpload, UPLOAD_GONE } from "../bulk-upload/files.server";
 
-/** A stored name is ours (prefix, uuid, extension): nothing else is ever opened from the directory. */
-function pathOf(name: string): string {
-  if (!/^recipients-[0-9a-f-]{36}\.csv(\.gz)?$/.test(name)) throw new Error("Not a stored recipients file");
-  return join(uploadsDir(), name);
+/** Stores the file for `customerId`'s import job; answers its id. */
+export async function storeRecipientsFile(db: DbOrTx, customerId: number, upload: { bytes: Uint8Array; fileName: string }): Promise<string> {
+  const file = await storeUpload(db, { kind: "recipients_upload", name: upload.fileName, customerId }, upload.bytes);
+  return file.id;
 }
 
-export async function storeRecipientsFile(bytes: Uint8Array, gz: boolean): Promise<string> {
-  await mkdir(uploadsDir(), { recursive: true });
-  const name = `recipients-${randomUUID()}.csv${gz ? ".gz" : ""}`;
-  await writeFile(pathOf(name), bytes);
-  return name;
+/** The stored file of `customerId`'s import as a stream (read a chunk at a time as it is consumed); gone, UPLOAD_GONE. */
+export async function openRecipientsFile(db: DbOrTx, id: string, customerId: number): Promise<Readable> {
+  const file = await requireUpload(db, id, "recipients import");
+  if (file.kind !== "recipients_upload" || file.customerId !== customerId) throw new Error(UPLOAD_GONE);
+  return openFile(db, file);
 }
 
-/** The stored file as a stream (read as it is consumed). */
-export const openRecipientsFile = (name: string): ReadStream => createReadStream(pathOf(name));
-
-export async function removeRecipientsFile(name: string): Promise<void> {
-  await unlink(pathOf(name)).catch(() => {});
-}
+export const removeRecipientsFile = (db: DbOrTx, id: string): Promise<void> => deleteFile(db, id);

@@ -9,7 +9,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { jobs } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { throttled } from "../jobs/progress";
 import { csvRecords } from "../../utils/csv-stream.server";
@@ -23,8 +23,8 @@ import { checkRecipientsFile, readRecipientsUpload, refuse, unpackedText } from 
 export const RECIPIENTS_IMPORT_JOB = "recipients.import";
 export const recipientsImportPayload = z.object({
   customerId: z.number().int().positive(),
-  /** the file's name in the uploads directory (files.server.ts) */
-  stored: z.string().regex(/^recipients-[0-9a-f-]{36}\.csv(\.gz)?$/),
+  /** the file's id in the file store (files.server.ts) */
+  fileId: z.uuid(),
   gz: z.boolean(),
   fileName: z.string().max(255),
 });
@@ -34,7 +34,6 @@ export type RecipientsImportPayload = z.infer<typeof recipientsImportPayload>;
 export type RecipientsImportResult = ImportReport & { total: number; file_name: string };
 
 export const importedMessage = (r: Pick<ImportReport, "created" | "skipped_total">) => `Recipients imported: ${r.created} added, ${r.skipped_total} skipped.`;
-export const FILE_GONE = "The uploaded file is no longer available: upload it again.";
 export const READING = "Reading the file...";
 export const progressMessage = (read: number, total: number) => `Imported ${read.toLocaleString("en-AU")} of ${total.toLocaleString("en-AU")} lines...`;
 
@@ -46,29 +45,33 @@ export async function startRecipientsImport(db: DbOrTx, queue: JobQueue, user: C
   const customer = await recipientsCustomerToEdit(db, user, customerId);
   const upload = await readRecipientsUpload(request);
   await checkRecipientsFile(upload.bytes, upload.gz);
-  const stored = await storeRecipientsFile(upload.bytes, upload.gz);
-  try {
-    const { jobId } = await queue.enqueue(RECIPIENTS_IMPORT_JOB, { customerId: customer.id, stored, gz: upload.gz, fileName: upload.fileName }, { userId: user.id, customerId: customer.id });
+  // one transaction: the stored file and its job exist together (no file left without a job)
+  return db.transaction(async (tx) => {
+    const fileId = await storeRecipientsFile(tx, customer.id, upload);
+    const payload: RecipientsImportPayload = { customerId: customer.id, fileId, gz: upload.gz, fileName: upload.fileName };
+    const { jobId } = await queue.enqueue(RECIPIENTS_IMPORT_JOB, payload, { tx, userId: user.id, customerId: customer.id });
     return { job_id: jobId };
-  } catch (e) {
-    await removeRecipientsFile(stored);
-    throw e;
-  }
+  });
 }
 
-/** The stored file's records, read as a stream; the header refused as the request refuses it. */
-function records(payload: RecipientsImportPayload): AsyncGenerator<CsvRow> {
+/**
+ * The stored file's records, read as a stream through `db` (inside the import's transaction, its
+ * transaction: PGlite's one connection is the transaction's while it is open); the header refused
+ * as the request refuses it.
+ */
+async function* records(db: DbOrTx, payload: RecipientsImportPayload): AsyncGenerator<CsvRow> {
   const checkHeader = (headers: string[]) => {
     const problem = headerProblem(headers);
     if (problem) throw refuse(problem);
   };
-  return csvRecords(unpackedText(openRecipientsFile(payload.stored), payload.gz), checkHeader, MAX_RECIPIENT_LINE_CHARS);
+  const source = await openRecipientsFile(db, payload.fileId, payload.customerId);
+  yield* csvRecords(unpackedText(source, payload.gz), checkHeader, MAX_RECIPIENT_LINE_CHARS);
 }
 
 /** The first reading: the file's lines counted and every one read as CSV, nothing stored. */
-async function countLines(payload: RecipientsImportPayload): Promise<number> {
+async function countLines(db: DbOrTx, payload: RecipientsImportPayload): Promise<number> {
   let total = 0;
-  for await (const _ of records(payload)) {
+  for await (const _ of records(db, payload)) {
     if (++total > MAX_RECIPIENT_ROWS) throw refuse(RECIPIENTS_TOO_MANY_ROWS);
   }
   // a file of no line at all has no header either
@@ -81,7 +84,7 @@ async function countLines(payload: RecipientsImportPayload): Promise<number> {
 
 /** This job's row, found by its file (unique to it): where the import says it is done, in its own transaction. */
 const thisJob = (payload: RecipientsImportPayload) =>
-  and(eq(jobs.name, RECIPIENTS_IMPORT_JOB), eq(jobs.customerId, payload.customerId), sql`${jobs.payload}->>'stored' = ${payload.stored}`);
+  and(eq(jobs.name, RECIPIENTS_IMPORT_JOB), eq(jobs.customerId, payload.customerId), sql`${jobs.payload}->>'fileId' = ${payload.fileId}`);
 
 async function alreadyImported(db: DbOrTx, payload: RecipientsImportPayload): Promise<RecipientsImportResult | null> {
   const [row] = await db.select({ info: jobs.info }).from(jobs).where(and(thisJob(payload), sql`${jobs.info} ? 'created'`));
@@ -97,7 +100,7 @@ export async function runRecipientsImport(db: Db, payload: RecipientsImportPaylo
     const done = await alreadyImported(db, payload);
     if (done) return done;
     await progress(0, READING);
-    const total = await countLines(payload);
+    const total = await countLines(db, payload);
     const result: RecipientsImportResult = { ...emptyReport(), total, file_name: payload.fileName };
     const places = newPlaces();
     let read = 0;
@@ -112,7 +115,7 @@ export async function runRecipientsImport(db: Db, payload: RecipientsImportPaylo
         chunk = [];
         within.report(read / Math.max(1, total));
       };
-      for await (const row of records(payload)) {
+      for await (const row of records(tx, payload)) {
         chunk.push(row);
         if (chunk.length === CHUNK) await write();
       }
@@ -122,16 +125,13 @@ export async function runRecipientsImport(db: Db, payload: RecipientsImportPaylo
     // a progress write still under way must not land after the job's own last word
     await within.settled();
     return result;
-  } catch (e) {
-    if ((e as { code?: string }).code === "ENOENT") throw new Error(FILE_GONE);
-    throw e;
   } finally {
-    await removeRecipientsFile(payload.stored);
+    await removeRecipientsFile(db, payload.fileId);
   }
 }
 
 /** A job given up (its worker kept dying): its file goes; nothing was stored but what committed. */
-export async function releaseRecipientsImport(_tx: DbOrTx, payload: RecipientsImportPayload) {
-  await removeRecipientsFile(payload.stored);
+export async function releaseRecipientsImport(tx: DbOrTx, payload: RecipientsImportPayload) {
+  await removeRecipientsFile(tx, payload.fileId);
   return { errors: [], info: {} };
 }

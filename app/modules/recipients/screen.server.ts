@@ -1,6 +1,6 @@
 import type { DbOrTx } from "../../../db/client.server";
 import type { CurrentUser } from "../auth/current-user.server";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import { jobStatusFor } from "../jobs/jobs.server";
 import { breadcrumbTrail } from "../shell/breadcrumbs.server";
 import { AppError } from "../../utils/errors";

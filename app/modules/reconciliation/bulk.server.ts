@@ -5,15 +5,16 @@
  * others refused one by one (states.ts planBulk); a dispute then e-mails the carrier
  * (dispute-mail.server.ts). Reconciliation admin: admin or super admin (spec 3 section 6).
  */
-import { and, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { reconciliationNotes, reconciliations } from "../../../db/schema";
+import { consignments, reconciliationNotes, reconciliations } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
 import { canAdministerInvoices, financeScope } from "../invoices/access";
 import type { Mailer } from "../mail/mailer.server";
 import { parseOrThrow } from "../../utils/validation";
 import { sendDisputeMails, type DisputeMailOutcome } from "./dispute-mail.server";
+import { emitEvents } from "../webhooks/index.server";
 import { reconcileLines } from "./reconcile.server";
 import { bulkUpdateSchema, planBulk, RECONCILIATION_MESSAGES, resetSchema, type ReconciliationState } from "./states";
 
@@ -31,6 +32,31 @@ export interface BulkOutcome {
 
 const plural = (n: number) => `${n} reconciliation${n === 1 ? "" : "s"}`;
 const PAST: Record<ListAction, string> = { dispute: "disputed", accept: "accepted", use_consignment_costs: "charged at the consignment's costs", reset: "reset" };
+
+/**
+ * reconciliation.disputed (docs/decisions/039) for each disputed line of a customer's, in the
+ * dispute's transaction. The customer is told which line of which consignment and why, never the
+ * carrier's costs or the margin (the provider's own figures).
+ */
+async function emitDisputes(tx: DbOrTx, ids: number[], note: string, now: Date) {
+  const rows = await tx
+    .select({ id: reconciliations.id, customerId: reconciliations.customerId, consignmentId: reconciliations.consignmentId, consignmentNumber: consignments.consignmentNumber })
+    .from(reconciliations)
+    .leftJoin(consignments, eq(consignments.id, reconciliations.consignmentId))
+    .where(inArray(reconciliations.id, ids))
+    .orderBy(reconciliations.id);
+  await emitEvents(
+    tx,
+    rows
+      .filter((r) => r.customerId != null)
+      .map((r) => ({
+        type: "reconciliation.disputed" as const,
+        customerId: r.customerId!,
+        consignmentId: r.consignmentId,
+        payload: { id: r.id, state: "disputed", consignment_id: r.consignmentId, consignment_number: r.consignmentNumber, note, disputed_at: now.toISOString() },
+      })),
+  );
+}
 
 /**
  * Does `action` on the ids the user may see. One transaction with the rows locked (in id order,
@@ -87,6 +113,7 @@ export async function bulkUpdate(db: DbOrTx, user: CurrentUser, action: ListActi
         })
         .where(inArray(reconciliations.id, ids));
       await tx.insert(reconciliationNotes).values(ids.map((id) => ({ reconciliationId: id, userId: user.id, text: note!, createdAt: now })));
+      if (action === "dispute") await emitDisputes(tx, ids, note ?? "", now);
     }
     return plan;
   });

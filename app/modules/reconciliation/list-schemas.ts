@@ -37,7 +37,10 @@ export type OrderColumn = (typeof ORDER_COLUMNS)[number];
 
 const blankToUndefined = (v: unknown) => (v === "" || v == null ? undefined : v);
 const text = (max: number) => z.preprocess((v) => (typeof v === "string" ? v.trim() || undefined : v), z.string().max(max, `At most ${max} characters`).optional());
-const number = (message: string) => z.preprocess(blankToUndefined, z.coerce.number(message).finite(message).min(-1e9, message).max(1e9, message).optional());
+/** A filter far outside any figure is told its range, not that it is no number. */
+export const FILTER_RANGE = "Must be from -1,000,000,000 to 1,000,000,000";
+const number = (message: string) =>
+  z.preprocess(blankToUndefined, z.coerce.number(message).finite(message).min(-1e9, FILTER_RANGE).max(1e9, FILTER_RANGE).optional());
 const id = (message: string) => z.preprocess(blankToUndefined, z.coerce.number(message).int(message).positive(message).max(2_147_483_647, message).optional());
 
 /** reasons as "zone,surcharge", repeated fields or a JSON array: any of them */

@@ -9,7 +9,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { consignments, customers, invoiceCosts, invoiceDetails, reconciliations } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { allocateInput, allocatePayload, invoiceTargets } from "../allocation/allocate.server";
 import { assertWriter } from "../allocation/rules.server";

@@ -9,6 +9,7 @@ import {
   parseReportRows,
   reportOptionsSchema,
   resultRow,
+  resultsCaption,
   summarise,
   type ReportLine,
 } from "./report-csv";
@@ -161,5 +162,22 @@ describe("evaluateLine", () => {
     expect(resultRow({ line: 7, message: "Charged amount is required." })).toEqual({ line: 7, status: "Skipped", differences: "Charged amount is required." });
     const s = summarise([r, evaluateLine(line(1), null, t(0, 0))], [{ line: 7, message: "x" }]);
     expect(s).toEqual({ lines: 3, within: 0, outside: 1, not_found: 1, not_rated: 0, skipped: 1, variance: 21 });
+  });
+});
+
+describe("resultsCaption (issue 31 #5)", () => {
+  const summary = (over: Partial<ReturnType<typeof summarise>>) => ({ lines: 4, within: 4, outside: 0, not_found: 0, not_rated: 0, skipped: 0, variance: 0, ...over });
+  it("says every line reconciled only when every line was compared and shown", () => {
+    expect(resultsCaption(summary({ within: 2, outside: 2 }), 4)).toBe("Every line reconciled.");
+  });
+  it("does not say every line reconciled beside skipped or unmatched lines", () => {
+    // the report of the issue: 3 skipped, 1 consignment not found
+    const s = summary({ lines: 8, within: 4, not_found: 1, skipped: 3 });
+    expect(resultsCaption(s, 5)).toBe("4 of 8 lines reconciled; 4 could not be (see the summary).");
+    expect(resultsCaption(summary({ within: 3, not_rated: 1 }), 4)).not.toContain("Every line");
+  });
+  it("says when the table holds only the first lines", () => {
+    expect(resultsCaption(summary({ lines: 600, within: 600 }), 500)).toBe("The first 500 lines; the file has them all.");
+    expect(resultsCaption(summary({ lines: 600, within: 599, skipped: 1 }), 500)).toBe("599 of 600 lines reconciled; 1 could not be (see the summary). The first 500 lines; the file has them all.");
   });
 });

@@ -263,3 +263,17 @@ export function summarise(results: ReportResult[], errors: LineError[]): ReportS
   }
   return s;
 }
+
+/**
+ * The caption of the report's result table. 'Every line reconciled.' only when it is true: every
+ * line of the file compared (none skipped, none without its consignment or a rated buy) and all
+ * of them shown; otherwise it says what the table holds and how many lines were not compared.
+ */
+export function resultsCaption(s: ReportSummary, shown: number): string {
+  const compared = s.within + s.outside;
+  const notCompared = s.lines - compared;
+  const table = shown < s.lines - s.skipped ? `The first ${shown} lines; the file has them all.` : null;
+  if (notCompared === 0) return table ?? "Every line reconciled.";
+  const of = `${compared} of ${s.lines} ${s.lines === 1 ? "line" : "lines"} reconciled; ${notCompared} could not be (see the summary).`;
+  return table ? `${of} ${table}` : of;
+}

@@ -5,16 +5,13 @@
  * thresholds given. The result is kept as a CSV to download (formulas neutralised) and the upload
  * is recorded in reconciliation_reports. Nothing else changes: this is a report.
  */
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { consignments, reconciliationReports } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 import { isAdmin } from "../auth/roles";
 import { canAdministerInvoices, financeScope } from "../invoices/access";
-import { invoiceFilesDir } from "../invoices/files.server";
+import { fileResponse, putFile, requireFile } from "../files/index.server";
 import { csvDownload } from "../item-types/import-export.server";
 import { parseCsv, toCsv } from "../../utils/csv.server";
 import { AppError, forbidden, notFound } from "../../utils/errors";
@@ -41,11 +38,6 @@ export const RESULTS_SHOWN = 100;
 /** The lines a rerate upload may hold: each is priced by the rating engine. */
 export const MAX_RERATE_LINES = 2_000;
 
-const reportsDir = () => join(invoiceFilesDir(), "reconciliation-reports");
-const resultPath = (name: string) => {
-  if (!/^[0-9a-f-]{36}\.csv$/.test(name)) throw new Error("Not a stored report");
-  return join(reportsDir(), name);
-};
 
 /** GET /api/reconciliations_template: the header the upload takes and one example row. */
 export async function reportTemplate(): Promise<Response> {
@@ -95,22 +87,26 @@ export async function runReport(db: DbOrTx, user: CurrentUser, upload: { text: s
   const summary = summarise(results, parsed.errors);
   // the file lists the lines in the order of the upload, skipped ones where they were
   const all = [...results, ...parsed.errors].sort((a, b) => a.line - b.line).map(resultRow);
-  await mkdir(reportsDir(), { recursive: true });
-  const name = `${randomUUID()}.csv`;
-  await writeFile(resultPath(name), await toCsv([...RESULT_COLUMNS], all));
   const fileName = (upload.filename ?? "reconciliation.csv").slice(0, 255);
-  const [row] = await db
-    .insert(reconciliationReports)
-    .values({
-      userId: user.id,
-      fileName,
-      rerate: options.rerate,
-      thresholdAmount: String(options.threshold_amount),
-      thresholdPercentage: String(options.threshold_percentage),
-      summary: { ...summary },
-      resultPath: name,
-    })
-    .returning({ id: reconciliationReports.id });
+  const text = await toCsv([...RESULT_COLUMNS], all);
+  const base = fileName.replace(/\.csv$/i, "").replace(/[^\w.-]+/g, "_") || "reconciliation";
+  // the result file and the report that offers it commit together: neither without the other
+  const row = await db.transaction(async (tx) => {
+    const file = await putFile(tx, { kind: "reconciliation_result", name: `${base}_result.csv`, contentType: "text/csv; charset=utf-8", customerId: user.customer.id }, text);
+    const [made] = await tx
+      .insert(reconciliationReports)
+      .values({
+        userId: user.id,
+        fileName,
+        rerate: options.rerate,
+        thresholdAmount: String(options.threshold_amount),
+        thresholdPercentage: String(options.threshold_percentage),
+        summary: { ...summary },
+        resultPath: file.id,
+      })
+      .returning({ id: reconciliationReports.id });
+    return made;
+  });
   return {
     id: row!.id,
     file_name: fileName,
@@ -166,10 +162,8 @@ export async function reportResultFile(db: DbOrTx, user: CurrentUser, id: number
     .from(reconciliationReports)
     .where(eq(reconciliationReports.id, id));
   if (!row?.path || (row.userId !== user.id && !isAdmin(user))) throw notFound("Reconciliation report");
-  const body = await readFile(resultPath(row.path), "utf8").catch(() => null);
-  if (body == null) throw notFound("Reconciliation report");
-  const base = row.fileName.replace(/\.csv$/i, "").replace(/[^\w.-]+/g, "_") || "reconciliation";
-  return csvDownload(body, `${base}_result.csv`);
+  const file = await requireFile(db, row.path, `reconciliation report ${id}'s result`);
+  return fileResponse(db, file);
 }
 
 /** The user's last uploads, newest first, for the screen's list of results to download again. */

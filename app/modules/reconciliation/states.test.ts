@@ -134,7 +134,7 @@ describe("cost changes in the Invoice Detail modal", () => {
     { id: 10, category: "freight_charge", description: "Freight", amount: "80.00" },
     { id: 11, category: "fuel_charge", description: "Fuel levy", amount: "10.00" },
   ];
-  const invalid = { ok: false, errors: { costs: ["Invalid data, description and category required, amount must be greather than 0."] } };
+  const invalid = { ok: false, errors: { costs: ["Invalid data, description and category required, amount must be greater than 0."] } };
 
   it("every line needs a description, a category and an amount above 0 with up to 2 decimals", () => {
     const bad = [

@@ -32,7 +32,7 @@ export const TRANSITIONS: Record<BulkAction, { from: readonly ReconciliationStat
 export const RECONCILIATION_MESSAGES = {
   bulkNote: "Note needed for bulk updating reconciliations.",
   noteRequired: "Note required.",
-  invalidCost: "Invalid data, description and category required, amount must be greather than 0.",
+  invalidCost: "Invalid data, description and category required, amount must be greater than 0.",
   nothingToSave: "Nothing to save.",
   noReconciliations: "There are no reconciliations to display.",
   chooseSome: "Choose at least one reconciliation.",

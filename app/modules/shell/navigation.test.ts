@@ -30,13 +30,17 @@ describe("navigation by view (spec 1 section 2)", () => {
       "Change password",
     ]);
   });
+  it("a customer's admin (super despatcher) finds webhooks in the user menu; staff on the home page", () => {
+    expect(labels(userMenu({ role: "despatcher", superDespatcher: true }))).toEqual(["Webhooks", "Advanced search", "Configure printers", "Change password"]);
+    expect(labels(userMenu({ role: "admin", superDespatcher: true }))).not.toContain("Webhooks");
+  });
   it("the enquiries menu gains invoice templates and allocation rules for FINANCE", () => {
     expect(labels(enquiriesMenu({ role: "despatcher" }, ["Damaged"]))).toEqual(["Damaged", "All Enquiries"]);
     expect(labels(enquiriesMenu({ role: "despatcher", view: "FINANCE" }))).toEqual(["All Enquiries", "Invoice Templates", "Allocation rules"]);
   });
   it("admin buttons follow their role rules", () => {
     expect(adminButtons({ role: "despatcher" })).toEqual([]);
-    expect(labels(adminButtons({ role: "customer_service" }))).toEqual(["Edit Customers", "Edit Carriers", "Zones", "Rate Editor", "Mailbox"]);
+    expect(labels(adminButtons({ role: "customer_service" }))).toEqual(["Edit Customers", "Edit Carriers", "Zones", "Rate Editor", "Mailbox", "Jobs", "Webhooks"]);
     expect(labels(adminButtons({ role: "admin" }))).toEqual([
       "Edit Customers",
       "Edit Carriers",
@@ -47,6 +51,8 @@ describe("navigation by view (spec 1 section 2)", () => {
       "Branding",
       "MYOB",
       "Mailbox",
+      "Jobs",
+      "Webhooks",
     ]);
     expect(labels(adminButtons({ role: "super_admin" }))).toContain("Notification Types");
   });

@@ -1,5 +1,5 @@
 /** What the app shell offers a user (spec 1 section 2 "Navigation"); pure, rendered by the shell. */
-import { homeButtons, isAdmin, isSuperAdmin, type AccessSubject } from "../auth/roles";
+import { canManageWebhooks, homeButtons, isAdmin, isSuperAdmin, type AccessSubject } from "../auth/roles";
 
 export interface NavLink {
   to: string;
@@ -28,6 +28,8 @@ export function userMenu(u: AccessSubject): NavLink[] {
   return [
     ...(u.canExport ? [{ to: "/export", label: "Export" }] : []),
     ...(u.canReconcile ? [{ to: "/reconciliation", label: "Reconciliation" }] : []),
+    // a customer's admin (staff reach it from the home page's admin buttons)
+    ...(canManageWebhooks(u) && !isAdmin(u) ? [{ to: "/webhooks", label: "Webhooks" }] : []),
     { to: "/advanced", label: "Advanced search" },
     { to: "/configure_printers", label: "Configure printers" },
     { to: "/users/edit", label: "Change password" },
@@ -65,6 +67,8 @@ export function adminButtons(u: AccessSubject, customerId?: number): NavLink[] {
     ["branding", { to: "/branding", label: "Branding" }],
     ["myob", { to: "/myob", label: "MYOB" }],
     ["mailbox", { to: "/mailbox", label: "Mailbox" }],
+    ["jobs", { to: "/jobs", label: "Jobs" }],
+    ["webhooks", { to: "/webhooks", label: "Webhooks" }],
   ];
   return all.filter(([rule]) => homeButtons[rule](u)).map(([, link]) => link);
 }

@@ -12,7 +12,7 @@ import { tokenDigest } from "../auth/tokens.server";
 import { todayIn } from "../calendar/site-time";
 import { resolvePlace } from "../localities/resolve.server";
 import type { RatingPayload } from "../rating/payload";
-import { rateAtSite } from "../rating/rating.server";
+import { rateWithRules } from "../rating/rating.server";
 import { ratingData } from "../rating/rating-data.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
@@ -101,6 +101,13 @@ async function withinBudget<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/** The cart's value in its currency (Shopify's item price is in cents), for rules on declared value; absent without prices. */
+function cartValue(items: Array<{ quantity: number; price?: unknown }>): number | undefined {
+  const prices = items.map((i) => Number(i.price));
+  if (prices.some((p) => !Number.isFinite(p) || p < 0)) return undefined;
+  return items.reduce((sum, i, n) => sum + prices[n]! * i.quantity, 0) / 100;
+}
+
 /** A delivery date as Shopify writes it; noon UTC is the same calendar day in AU, NZ and the US. */
 const deliveryDate = (date: string | null) => (date ? `${date} 12:00:00 +0000` : null);
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -141,10 +148,14 @@ export async function checkoutRates(db: DbOrTx, externalId: string, authorizatio
         // a shop's buyers are mostly at home: the residential surcharge applies where one is set
         receiver_address_type: "residential",
       };
-      const [result, offered] = await Promise.all([rateAtSite(db, store.customerId, site, payload), ratingData(db).then((d) => d.offered(site.id))]);
+      const [result, offered] = await Promise.all([rateWithRules(db, store.customerId, site, { ...payload, declared_value: cartValue(shipped) }), ratingData(db).then((d) => d.offered(site.id))]);
       const groupOf = new Map(offered.map((o) => [o.ss.id, o.service.group || o.service.type]));
       const currency = CURRENCY[site.country] ?? "AUD";
-      const priced = result.carriers.filter((r) => r.total !== null && !r.is_poa && !r.is_na).sort((a, b) => a.total! - b.total!);
+      // a shipping rule that chose a service (or a set) offers only those; excluded carriers are gone already
+      const allowed = result.shipping_rule?.offered ? new Set(result.shipping_rule.offered.map((k) => k.toLowerCase())) : null;
+      const priced = result.carriers
+        .filter((r) => r.total !== null && !r.is_poa && !r.is_na && (!allowed || allowed.has(`${r.code}:${r.service_code}`.toLowerCase())))
+        .sort((a, b) => a.total! - b.total!);
       const rateOf = (r: (typeof priced)[number], name: string, code: string, description: string): CheckoutRate => ({
         service_name: name,
         service_code: code,

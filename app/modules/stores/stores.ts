@@ -40,7 +40,8 @@ export const storeSchema = z.object({
   rate_presentation: z.enum(RATE_PRESENTATIONS, { error: "Rate presentation must be full_list or grouped" }).default("full_list"),
   site_id: idSchema("Choose a site"),
   external_id: text
-    .min(1, "External id is required")
+    // a blank id is only "required": the pattern's message under it too read as one run-on sentence
+    .min(1, { error: "External id is required", abort: true })
     .max(100, "External id is at most 100 characters")
     .regex(EXTERNAL_ID_PATTERN, "External id may hold only letters, digits, '.', '_' and '-'"),
   /** replace the API key with a new one (shown once); a new store always gets one */

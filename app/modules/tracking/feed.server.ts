@@ -8,7 +8,7 @@
 import { inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { consignments } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import { adapterFor } from "../carriers/adapters.server";
 import { incomingOf, recordTrackingEvents, type IncomingEvent } from "./record.server";
 import { OUTCOMES, type Outcome } from "./rules";

@@ -16,7 +16,7 @@ import type { CarrierEvent } from "../carriers/adapters.server";
 import { incomingOf, recordTrackingEvents, type IncomingEvent } from "./record.server";
 import { OUTCOME_MESSAGES, OUTCOMES, type Outcome } from "./rules";
 import { postEventsSchema, type PostedEvent } from "./schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 
 export interface PostedOutcome {
   index: number;

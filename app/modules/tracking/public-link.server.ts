@@ -8,7 +8,8 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { addresses, carrierAccounts, carriers, consignments, sites, trackingEvents, type ConsignmentState } from "../../../db/schema";
+import { addresses, carrierAccounts, carriers, consignmentEmissions, consignments, sites, trackingEvents, type ConsignmentState } from "../../../db/schema";
+import { NOT_COMPUTED } from "../emissions/method";
 import type { CurrentUser } from "../auth/current-user.server";
 import { localTime } from "../calendar/site-time";
 import { formatDisplayDate } from "../calendar/display-date";
@@ -64,6 +65,9 @@ export interface PublicTrackingJson {
   events: { at: string; status: string; message: string | null }[];
   /** the proof of delivery: drawn here (/track/{token}/pod) or the carrier's own page */
   pod_url: string | null;
+  /** well-to-wheel kg CO2e and mode only: distance and weight would say more of the sender than the page may (docs/decisions/041) */
+  emissions: { kg_co2e: number; mode: string } | null;
+  emissions_reason: string | null;
 }
 
 const place = (a: { locality: string | null; region: string | null; postcode: string | null } | null) => [a?.locality, a?.region, a?.postcode].filter(Boolean).join(" ");
@@ -84,6 +88,9 @@ interface LinkedRow {
   receiver_postcode: string | null;
   receiver_country: string | null;
   receiver_zone: string | null;
+  kg_co2e: string | null;
+  emissions_mode: string | null;
+  emissions_reason: string | null;
   /** newest first; event_time as JSON writes a timestamp */
   events: { event: TrackingEvent; event_time: string; message: string | null; pod_url: string | null }[] | null;
 }
@@ -101,6 +108,7 @@ async function linkedConsignment(db: DbOrTx, tokenText: string | undefined, with
         s.timezone as site_zone, cr.name as carrier_name,
         se.name as sender_name, se.region as sender_region,
         re.locality as receiver_locality, re.region as receiver_region, re.postcode as receiver_postcode, re.country as receiver_country, re.timezone as receiver_zone,
+        ce.kg_co2e::text as kg_co2e, ce.mode as emissions_mode, ce.reason as emissions_reason,
         case when ${withEvents} then (
           select json_agg(json_build_object('event', e.event, 'event_time', e.event_time, 'message', e.message, 'pod_url', e.pod_url) order by e.event_time desc, e.id desc)
           from ${trackingEvents} e where e.consignment_id = c.id
@@ -111,6 +119,7 @@ async function linkedConsignment(db: DbOrTx, tokenText: string | undefined, with
       left join ${addresses} re on re.id = c.receiver_address_id
       left join ${carrierAccounts} ca on ca.id = c.carrier_account_id
       left join ${carriers} cr on cr.id = ca.carrier_id
+      left join ${consignmentEmissions} ce on ce.consignment_id = c.id
       where c.public_tracking_token = ${token}`),
   );
   // a link of a consignment no longer offered (deleted, merged) reads like one that never was
@@ -137,6 +146,8 @@ export async function publicTracking(db: DbOrTx, tokenText: string | undefined):
     events: events.map((e) => ({ at: localTime(new Date(e.event_time), zone, country), status: stateWords(e.event), message: e.message })),
     // a drawn POD's own address needs a session: the link's page serves it instead
     pod_url: pod?.startsWith(POD_ROUTE) ? `${PUBLIC_TRACKING_PATH}${c.token}/pod` : pod,
+    emissions: c.kg_co2e != null && c.emissions_mode ? { kg_co2e: Number(c.kg_co2e), mode: c.emissions_mode } : null,
+    emissions_reason: c.kg_co2e != null ? null : (c.emissions_reason ?? NOT_COMPUTED),
   };
 }
 

@@ -12,6 +12,8 @@ const tracking = (over: Partial<PublicTrackingJson> = {}): PublicTrackingJson =>
   delivered: false,
   events: [{ at: "04/05/2026 23:30", status: "In transit", message: "Arrived at ALBURY depot" }],
   pod_url: null,
+  emissions: { kg_co2e: 42.806, mode: "road" },
+  emissions_reason: null,
   ...over,
 });
 
@@ -35,6 +37,13 @@ describe("the public tracking page's HTML", () => {
     expect(publicTrackingPage(tracking())).toContain("06/05/2026");
     expect(publicTrackingPage(tracking({ delivered: true, state: "Delivered" }))).not.toContain("Estimated delivery");
     expect(publicTrackingPage(tracking({ events: [] }))).toContain("There are currently no track and trace events for this consignment.");
+  });
+
+  it("shows the consignment's kg CO2e, or why there is none", () => {
+    expect(publicTrackingPage(tracking())).toContain("42.8 kg CO2e (road, well-to-wheel)");
+    const none = publicTrackingPage(tracking({ emissions: null, emissions_reason: "The receiver's locality has no coordinates" }));
+    expect(none).toContain("The receiver&#39;s locality has no coordinates");
+    expect(none).not.toContain("kg CO2e");
   });
 
   it("a link that is not valid says so, and runs no script", () => {

@@ -5,6 +5,7 @@
  * inline (the CSP allows inline styles, not scripts). Every text from a carrier is escaped.
  */
 import { escapeHtml as e } from "../../utils/html";
+import { formatKgCo2e } from "../emissions/method";
 import { LINK_NOT_FOUND, NO_EVENTS, safeHref } from "./public-link";
 import type { PublicTrackingJson } from "./public-link.server";
 
@@ -66,6 +67,7 @@ export function publicTrackingPage(t: PublicTrackingJson): string {
 <dt>From</dt><dd>${e(t.from || "—")}</dd>
 <dt>To</dt><dd>${e(t.to || "—")}</dd>
 ${t.delivered ? "" : `<dt>Estimated delivery</dt><dd data-testid="public-eta">${e(t.estimated_delivery_date ?? "Not known yet")}</dd>`}
+<dt>Emissions</dt><dd data-testid="public-emissions">${t.emissions ? `${e(formatKgCo2e(t.emissions.kg_co2e))} kg CO2e (${e(t.emissions.mode)}, well-to-wheel)` : e(t.emissions_reason ?? "Not known")}</dd>
 </dl>
 ${pod ? `<a class="btn" href="${e(pod)}" target="_blank" rel="noreferrer">Proof of delivery</a>` : ""}
 </section>

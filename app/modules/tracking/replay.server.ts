@@ -10,14 +10,14 @@ import { and, asc, between, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { carrierAccounts, carriers, consignments } from "../../../db/schema";
-import type { JobQueue } from "../../../queues/queue.server";
+import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { authorize } from "../auth/guard.server";
 import { homeButtons } from "../auth/roles";
 import { calendarDate } from "../calendar/dates";
 import { resolveDateRange } from "../despatch/manifest-dates";
 import { AppError } from "../../utils/errors";
-import { parseOrThrow } from "../../utils/validation";
+import { FOR_A_PERSON, parseOrThrow } from "../../utils/validation";
 import { fetchAndRecord, startTracking } from "./feed.server";
 import { OUTCOMES, type Outcome } from "./rules";
 import { TRACKED_STATES } from "./states";
@@ -28,8 +28,11 @@ export const MAX_REPLAY = 50_000;
 const STEP = 500;
 export const NOTHING_TO_REPLAY = "No consignment found";
 
+export const NO_CRITERIA = "Enter consignment numbers, or choose a carrier and the From and To dates";
+export const DATES_REVERSED = "The From date is after the To date: swap the dates";
+
 const numbersSchema = z
-  .union([z.array(z.string({ error: "consignmentNumbers must be consignment numbers" })), z.string()], { error: "consignmentNumbers must be consignment numbers" })
+  .union([z.array(z.string({ error: "Enter consignment numbers as text" })), z.string()], { error: "Enter consignment numbers as text, one a line or separated by commas" })
   .transform((v) => [...new Set((Array.isArray(v) ? v : v.split(/[\s,;]+/)).map((n) => n.trim()).filter(Boolean))])
   .pipe(
     z
@@ -38,20 +41,26 @@ const numbersSchema = z
       .max(MAX_REPLAY, `At most ${MAX_REPLAY} consignment numbers at once`),
   );
 
-export const replaySchema = z.union(
-  [
-    z.object({ consignmentNumbers: numbersSchema }),
-    z.object({
-      carrier: z.string({ error: "Choose a carrier" }).trim().min(1, "Choose a carrier").max(50),
-      fromDate: calendarDate("From date"),
-      toDate: calendarDate("To date"),
-    }),
-  ],
-  { error: "Give consignmentNumbers, or carrier, fromDate and toDate" },
-);
+const byNumbers = z.object({ consignmentNumbers: numbersSchema });
+const byDates = z.object({
+  carrier: z.string({ error: "Choose a carrier" }).trim().min(1, "Choose a carrier").max(50, "Choose a carrier"),
+  fromDate: calendarDate("From date"),
+  toDate: calendarDate("To date"),
+});
+
+/**
+ * The request's criteria: numbers, or a carrier with dates; which one is read from the fields the
+ * caller sent, so a blank date is told against its field, not as "neither form matched".
+ */
+export function parseReplay(raw: unknown): z.infer<typeof byNumbers> | z.infer<typeof byDates> {
+  const body = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {};
+  if ("consignmentNumbers" in body) return parseOrThrow(byNumbers, body, FOR_A_PERSON);
+  if (["carrier", "fromDate", "toDate"].some((k) => k in body)) return parseOrThrow(byDates, body, FOR_A_PERSON);
+  throw new AppError("invalid", NO_CRITERIA, { base: [NO_CRITERIA] });
+}
 
 /** Which consignments a replay is about, as the request and the screen name them. */
-export type ReplayCriteria = z.infer<typeof replaySchema>;
+export type ReplayCriteria = ReturnType<typeof parseReplay>;
 
 const tracked = inArray(consignments.state, TRACKED_STATES);
 
@@ -84,9 +93,11 @@ async function resolve(db: DbOrTx, criteria: ReplayCriteria): Promise<{ ids: num
  */
 export async function requestReplay(db: DbOrTx, queue: JobQueue, user: CurrentUser, raw: unknown): Promise<{ job_id: string; consignments: number; not_found: string[] }> {
   authorize(user, homeButtons.manageTracking);
-  const criteria = parseOrThrow(replaySchema, raw);
+  const criteria = parseReplay(raw);
   if ("fromDate" in criteria) {
-    // the manifests' date rule: from after to moves to; more than 2 months apart is refused
+    // dates the wrong way round are told, not moved: moved, they name one day and find nothing
+    if (criteria.fromDate > criteria.toDate) throw new AppError("invalid", DATES_REVERSED, { fromDate: [DATES_REVERSED] });
+    // the manifests' rule: more than 2 months apart is refused
     const range = resolveDateRange({ from: criteria.fromDate, to: criteria.toDate }, criteria.fromDate, { from: "fromDate", to: "toDate" });
     if (Object.keys(range.errors).length) throw new AppError("invalid", Object.values(range.errors)[0]![0]!, range.errors);
     criteria.toDate = range.to;

@@ -5,6 +5,8 @@
  * latest proof of delivery. A consignment the user may not see is 404, never its events.
  */
 import { and, desc, eq } from "drizzle-orm";
+import { emissionsFor } from "../emissions/emissions.server";
+import type { EmissionsField } from "../emissions/method";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
 import { addresses, carrierAccounts, carriers, consignments, trackingEvents, type ConsignmentState } from "../../../db/schema";
@@ -54,7 +56,7 @@ export interface TrackTraceJson {
     web_url: string | null;
     /** the newest proof of delivery among the events */
     pod_url: string | null;
-  };
+  } & EmissionsField;
 }
 
 export const eventJson = (e: typeof trackingEvents.$inferSelect): TrackingEventJson => ({
@@ -117,6 +119,7 @@ export async function trackTrace(db: DbOrTx, user: CurrentUser, id: number): Pro
       receiver_address: placed(1),
       web_url: carrier ? adapterFor(carrier).trackingUrl(c.consignmentNumber) : null,
       pod_url: events.find((e) => e.podUrl)?.podUrl ?? null,
+      ...(await emissionsFor(db, c.id)),
     },
   };
 }

@@ -8,6 +8,7 @@ import type { RoleName } from "../../../db/schema/users";
 import { isSuperAdmin, type AccessSubject } from "../auth/roles";
 import { PASSWORD_RULE_MESSAGE, isValidPassword } from "../auth/password-rule";
 import { idSchema } from "../../utils/ids";
+import { dateFormatField, timezoneField } from "./clock-setting";
 
 /** The schema's roles (db/schema/users.ts), repeated here so the browser bundle takes no drizzle; the type checks they agree. */
 export const ROLES = ["despatcher", "admin", "super_admin", "customer_service", "devs"] as const satisfies readonly RoleName[];
@@ -89,6 +90,9 @@ export const userSchema = z
     password: z.string().max(TEXT_MAX, `Password must be at most ${TEXT_MAX} characters`).optional(),
     password_confirmation: z.string().max(TEXT_MAX).optional(),
     authentication_token: z.preprocess((v) => (v === "" ? null : v), z.string().trim().min(20, "Authentication token must be at least 20 characters").max(TEXT_MAX).nullable().optional()),
+    // the user's own clock; blank or null inherits (decision 032)
+    timezone: timezoneField.optional(),
+    date_format: dateFormatField.optional(),
     disabled: flag.optional(),
     can_bulkupload: flag.optional(),
     can_bulkquote: flag.optional(),
@@ -119,6 +123,9 @@ export interface UserAdminJson {
   /** the default site */
   site_id: number | null;
   zendesk_id: string | null;
+  /** the user's own time zone and date format; null inherits (decision 032) */
+  timezone: string | null;
+  date_format: string | null;
   uuid: string;
   /** only to super admins (spec 2 section 6); others get no such key */
   authentication_token?: string | null;

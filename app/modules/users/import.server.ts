@@ -102,10 +102,11 @@ export async function importUsers(db: DbOrTx, actor: CurrentUser, customerId: nu
   for (const { line, values: v } of rows) {
     const errors: string[] = [];
     const codes = list(v.site_codes);
-    const unknown = codes.filter((c) => !byCode.has(c));
+    const unknown = [...new Set(codes.filter((c) => !byCode.has(c)))];
     if (unknown.length) errors.push(`Unknown site code ${unknown.join(", ")}`);
     const defaultCode = (v.default_site_code ?? "").trim().toLowerCase();
-    if (defaultCode && !byCode.has(defaultCode)) errors.push(`Unknown site code ${defaultCode}`);
+    // the default site is usually one of the row's sites too: an unknown code is named once
+    if (defaultCode && !byCode.has(defaultCode) && !unknown.includes(defaultCode)) errors.push(`Unknown site code ${defaultCode}`);
     const email = (v.email ?? "").trim().toLowerCase();
     if (email && seen.has(email)) errors.push("Email appears earlier in the file");
     const given = v.password ?? "";

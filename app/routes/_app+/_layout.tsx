@@ -4,7 +4,6 @@ import { useEffect } from "react";
 import { ConsignmentSearch } from "~/components/ConsignmentSearch";
 import { InvoiceSearch } from "~/components/finance/InvoiceSearch";
 import { requireUser } from "~/modules/auth/guard.server";
-import { userSite } from "~/modules/calendar/site-time";
 import { listNotices, unseenNoticeCount } from "~/modules/notices/notices.server";
 import { enquiriesMenu, mainNavigation, userMenu } from "~/modules/shell/navigation";
 import { enquiryTypesForMenu } from "~/modules/enquiries/menu.server";
@@ -31,8 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     unseen,
     latestNotices: latest.notices,
-    // the header search writes despatch dates as the user's site does
-    dateCountry: userSite(user)?.country ?? "AUSTRALIA",
+    // the header search writes despatch dates in the user's own format
+    dateCountry: user.clock.dateFormat,
     enquiryTypes,
   });
 }

@@ -6,7 +6,7 @@ import { AdvancedResults } from "~/components/search/AdvancedResults";
 import { requireUser } from "~/modules/auth/guard.server";
 import { isSuperAdmin } from "~/modules/auth/roles";
 import { displayDateToIso, formatDisplayDate, forPerson, parseDisplayDate } from "~/modules/calendar/display-date";
-import { todayIn, userSite } from "~/modules/calendar/site-time";
+import { todayIn } from "~/modules/calendar/site-time";
 import { SEARCH_STATES } from "~/modules/search/advanced-schema.server";
 import { advancedSearch, searchOptions, type AdvancedResult } from "~/modules/search/advanced.server";
 import { DESPATCH_TYPE_LABELS, DESPATCH_TYPES, SEARCH_FAILED, moveDates, stateText } from "~/modules/search/search";
@@ -33,8 +33,8 @@ type Criteria = Partial<Record<(typeof CRITERIA)[number], string>>;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
   const params = new URL(request.url).searchParams;
-  const home = userSite(user);
-  const dates = { country: home?.country ?? "AUSTRALIA", today: todayIn(home?.timezone ?? null) };
+  // typed and shown in the user's own format, today in their own zone (their clock)
+  const dates = { country: user.clock.dateFormat, today: todayIn(user.clock.timeZone) };
   const criteria: Criteria = {};
   for (const k of CRITERIA) {
     const v = params.get(k);

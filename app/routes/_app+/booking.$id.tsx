@@ -6,7 +6,6 @@ import { requireUser } from "~/modules/auth/guard.server";
 import { rebook } from "~/modules/bookings/book.server";
 import { getBooking } from "~/modules/bookings/bookings.server";
 import { formatDisplayDate } from "~/modules/calendar/display-date";
-import { userSite } from "~/modules/calendar/site-time";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { AppError } from "~/utils/errors";
 import { throwIfAccessError } from "~/utils/ui.server";
@@ -20,7 +19,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const booking = await getBooking(context.db, user, params.id ?? "");
     const jobId = q.get("job");
     const status = jobId ? await jobStatusFor(context.db, user, jobId).catch(() => null) : null;
-    return { booking, country: userSite(user)?.country ?? "AUSTRALIA", job: status && jobId ? { id: jobId, status } : null, moved: q.get("moved") === "1" };
+    return { booking, country: user.clock.dateFormat, job: status && jobId ? { id: jobId, status } : null, moved: q.get("moved") === "1" };
   } catch (e) {
     throwIfAccessError(e);
     throw e;

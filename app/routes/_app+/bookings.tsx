@@ -6,7 +6,7 @@ import { requireUser } from "~/modules/auth/guard.server";
 import { listBookings, type BookingSort } from "~/modules/bookings/bookings.server";
 import { formatDisplayDate, parseDisplayDate } from "~/modules/calendar/display-date";
 import { isRealDate } from "~/modules/calendar/dates";
-import { todayIn, userSite } from "~/modules/calendar/site-time";
+import { userToday } from "~/modules/calendar/site-time";
 import { throwIfAccessError } from "~/utils/ui.server";
 
 export const meta: MetaFunction = () => [{ title: "Bookings · FreightDesk" }];
@@ -14,9 +14,9 @@ export const meta: MetaFunction = () => [{ title: "Bookings · FreightDesk" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
   const q = new URL(request.url).searchParams;
-  const home = userSite(user);
-  const dates = { country: home?.country ?? "AUSTRALIA", today: todayIn(home?.timezone ?? null) };
-  // typed in the site's format (the address may carry YYYY-MM-DD too)
+  // the user's clock: their format and today in their zone (a staff user's first site is not theirs)
+  const dates = { country: user.clock.dateFormat, today: userToday(user) };
+  // typed in the user's format (the address may carry YYYY-MM-DD too)
   const typed = (k: string) => (q.get(k) == null ? null : parseDisplayDate(q.get(k)!, dates.country));
   try {
     const list = await listBookings(context.db, user, { site_id: q.get("site_id"), from_date: typed("from_date"), to_date: typed("to_date"), sort: q.get("sort"), direction: q.get("direction") });

@@ -41,6 +41,81 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const resultLine = (created: number, total: number, skipped: number, noun: string) =>
   `${plural(created, noun)} created of ${total} in the file${skipped ? `; ${plural(skipped, "line")} skipped` : ""}.`;
 
+/** what a time column is called on the screen */
+const TIME_LABEL: Record<string, string> = { pickup_at: "Pickup time", deliver_by: "Deliver-by time", deliver_at: "Delivery time" };
+
+/** The file's columns and the codes it may name, as tables a person reads. */
+function FileGuide({ columns, services }: { columns: Array<{ column: string; level: string; required: boolean; description: string; aliases: string[] }>; services: Array<{ site_code: string; carrier_code: string; carrier_name: string; service_code: string; service_name: string; needs: string[] }> }) {
+  return (
+    <>
+      <section id="bulk-columns" className="card space-y-2" aria-labelledby="bulk-columns-heading" tabIndex={-1}>
+        <h2 id="bulk-columns-heading" className="font-semibold">
+          Column mappings
+        </h2>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead>
+              <tr>
+                <th scope="col">Column</th>
+                <th scope="col">Fills</th>
+                <th scope="col">Required</th>
+                <th scope="col">What it holds</th>
+                <th scope="col">Also named</th>
+              </tr>
+            </thead>
+            <tbody>
+              {columns.map((c) => (
+                <tr key={c.column}>
+                  <td className="font-mono">{c.column}</td>
+                  <td>{c.level === "item" ? "Item line" : "Consignment"}</td>
+                  <td>{c.required ? "Yes" : "No"}</td>
+                  <td>{c.description}</td>
+                  <td className="font-mono">{c.aliases.join(", ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section id="bulk-services" className="card space-y-2" aria-labelledby="bulk-services-heading" tabIndex={-1}>
+        <h2 id="bulk-services-heading" className="font-semibold">
+          Carrier and service codes
+        </h2>
+        {services.length ? (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr>
+                  <th scope="col">Site</th>
+                  <th scope="col">Carrier</th>
+                  <th scope="col">carrier_code</th>
+                  <th scope="col">Service</th>
+                  <th scope="col">service_code</th>
+                  <th scope="col">Also needs</th>
+                </tr>
+              </thead>
+              <tbody>
+                {services.map((s) => (
+                  <tr key={`${s.site_code}|${s.carrier_code}|${s.service_code}`}>
+                    <td className="font-mono">{s.site_code}</td>
+                    <td>{s.carrier_name}</td>
+                    <td className="font-mono">{s.carrier_code}</td>
+                    <td>{s.service_name}</td>
+                    <td className="font-mono">{s.service_code}</td>
+                    <td>{s.needs.length ? s.needs.map((n) => `${TIME_LABEL[n] ?? n} (${n})`).join(", ") : "Nothing more"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="text-sm text-slate-600">None of your sites offers a carrier service yet.</p>
+        )}
+      </section>
+    </>
+  );
+}
+
 const KIND_LABEL = { consignment: "Consignments", quote: "Quotes" } as const;
 
 export default function BulkUpload() {
@@ -65,10 +140,10 @@ export default function BulkUpload() {
           <a href="/api/bulk_upload_template" className="btn" download>
             Download template
           </a>
-          <a href="/api/bulk_upload_mappings" className="btn">
+          <a href="#bulk-columns" className="btn">
             Column mappings
           </a>
-          <a href="/api/bulk_upload_mappings?type=services" className="btn">
+          <a href="#bulk-services" className="btn">
             Carrier and service codes
           </a>
           </div>
@@ -132,6 +207,8 @@ export default function BulkUpload() {
         </button>
       </Form>
       ) : null}
+
+      {screen.kinds.length ? <FileGuide columns={screen.columns} services={screen.services} /> : null}
 
       {screen.canRedespatch ? (
         <Form method="post" encType="multipart/form-data" className="card space-y-3" aria-label="Bulk redespatch">

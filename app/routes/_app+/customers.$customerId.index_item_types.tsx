@@ -1,9 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { CsvFileInput } from "~/components/CsvFileInput";
+import { MoveButtons, OrderAnnouncement, useReorder } from "~/components/Reorder";
 import { UploadErrors } from "~/components/UploadErrors";
 import { requireUser } from "~/modules/auth/guard.server";
 import { isAdmin } from "~/modules/auth/roles";
@@ -43,57 +44,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 type Outcome = Awaited<ReturnType<typeof itemTypeListAction>>;
 
-function move<T>(list: T[], from: number, to: number): T[] {
-  const next = [...list];
-  const [item] = next.splice(from, 1);
-  next.splice(to, 0, item!);
-  return next;
-}
-
 export default function ItemTypesList() {
   const { customer, itemTypes, crumbs, alerts, canEdit } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>() as Outcome | undefined;
   const busy = useNavigation().state !== "idle";
-  const submit = useSubmit();
-  const [order, setOrder] = useState(itemTypes);
+  const { order, announcement, rowProps, step } = useReorder(itemTypes, (t) => t.description);
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [dragging, setDragging] = useState<number | null>(null);
-  const [announcement, setAnnouncement] = useState("");
-  const focusAfter = useRef<string | null>(null);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  useEffect(() => setOrder(itemTypes), [itemTypes]);
-  // a moved row's button keeps the focus after the list comes back in its new order
-  useEffect(() => {
-    const id = focusAfter.current;
-    if (!id) return;
-    const wanted = document.getElementById(id) as HTMLButtonElement | null;
-    // at the top or bottom that button is disabled: the row's other one takes the focus
-    const other = document.getElementById(id.startsWith("up-") ? id.replace("up-", "down-") : id.replace("down-", "up-"));
-    (wanted && !wanted.disabled ? wanted : (other ?? wanted))?.focus();
-  }, [order]);
   const base = `/customers/${customer.id}`;
 
-  const saveOrder = (next: typeof order, moved: (typeof order)[number]) => {
-    setOrder(next);
-    setAnnouncement(`${moved.description} moved to position ${next.indexOf(moved) + 1} of ${next.length}.`);
-    const form = new FormData();
-    form.set("intent", "order");
-    for (const t of next) form.append("ids", String(t.id));
-    submit(form, { method: "post", navigate: false });
-  };
-  const step = (index: number, by: -1 | 1, focusId: string) => {
-    const to = index + by;
-    if (to < 0 || to >= order.length) return;
-    focusAfter.current = focusId;
-    saveOrder(move(order, index, to), order[index]!);
-  };
-  const onRowKey = (index: number) => (event: KeyboardEvent) => {
-    if (!event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
-    event.preventDefault();
-    const target = event.target as HTMLElement;
-    step(index, event.key === "ArrowUp" ? -1 : 1, target.id || `${event.key === "ArrowUp" ? "up" : "down"}-${order[index]!.id}`);
-  };
   const allSelected = order.length > 0 && order.every((t) => selected.has(t.id));
   const toggle = (id: number) => setSelected((s) => new Set(s.has(id) ? [...s].filter((x) => x !== id) : [...s, id]));
 
@@ -124,9 +84,7 @@ export default function ItemTypesList() {
         </div>
       </div>
       <Alerts alerts={outcome?.alerts ?? alerts} />
-      <p className="sr-only" aria-live="polite" data-testid="order-announcement">
-        {announcement}
-      </p>
+      <OrderAnnouncement text={announcement} />
       {outcome?.successes?.length ? (
         <section className="card" aria-label="Imported item types">
           <h2 className="font-semibold">Imported</h2>
@@ -165,20 +123,7 @@ export default function ItemTypesList() {
         </thead>
         <tbody>
           {order.map((t, i) => (
-            <tr
-              key={t.id}
-              data-testid="item-type-row"
-              draggable={canEdit}
-              onDragStart={() => setDragging(i)}
-              onDragOver={(e) => dragging !== null && e.preventDefault()}
-              onDrop={(e) => {
-                e.preventDefault();
-                if (dragging !== null && dragging !== i) saveOrder(move(order, dragging, i), order[dragging]!);
-                setDragging(null);
-              }}
-              onKeyDown={canEdit ? onRowKey(i) : undefined}
-              className={`border-t ${dragging === i ? "opacity-50" : ""}`}
-            >
+            <tr key={t.id} data-testid="item-type-row" {...rowProps(i, canEdit)} className="border-t data-[dragging=true]:opacity-50">
               {canEdit && (
                 <td>
                   <input type="checkbox" form="bulk-delete" name="bulk_item_types" value={t.id} aria-label={`Select ${t.description}`} checked={selected.has(t.id)} onChange={() => toggle(t.id)} />
@@ -195,22 +140,7 @@ export default function ItemTypesList() {
               <td>{t.labels}</td>
               {canEdit && (
                 <td>
-                  <Form method="post" className="flex gap-1" onSubmit={(e) => {
-                    // with JavaScript the order is saved in place (the button that was pressed keeps the focus)
-                    const button = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-                    if (!button) return;
-                    e.preventDefault();
-                    step(i, button.value === "up" ? -1 : 1, button.id);
-                  }}>
-                    <input type="hidden" name="intent" value="move" />
-                    <input type="hidden" name="id" value={t.id} />
-                    <button type="submit" id={`up-${t.id}`} name="direction" value="up" className="btn px-2 py-0" disabled={i === 0} aria-label={`Move ${t.description} up`}>
-                      Move up
-                    </button>
-                    <button type="submit" id={`down-${t.id}`} name="direction" value="down" className="btn px-2 py-0" disabled={i === order.length - 1} aria-label={`Move ${t.description} down`}>
-                      Move down
-                    </button>
-                  </Form>
+                  <MoveButtons id={t.id} index={i} count={order.length} label={t.description} step={step} />
                 </td>
               )}
             </tr>

@@ -6,7 +6,7 @@ import { Alerts, type Alert } from "~/components/Alerts";
 import { apiFetch } from "~/utils/api-client";
 import { JobProgress } from "~/components/JobProgress";
 import { authorize, requireUser } from "~/modules/auth/guard.server";
-import { localDate, userSite } from "~/modules/calendar/site-time";
+import { localDate } from "~/modules/calendar/site-time";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { NOTICES_PAGE_SIZE } from "~/modules/notices/constants";
 import { deleteNoticeFor, listNotices, markNoticesSeen, type NoticeJson } from "~/modules/notices/notices.server";
@@ -32,10 +32,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     showsCustomerSwitcher(user) ? listCustomers(context.db, user) : Promise.resolve([]),
     jobId ? jobStatusFor(context.db, user, jobId).catch(() => null) : Promise.resolve(null),
   ]);
-  const site = userSite(user);
   return {
-    // notice dates are read in the user's site zone on the server and in the browser alike (no hydration mismatch)
-    dates: { timeZone: site?.timezone ?? null, country: site?.country ?? "AUSTRALIA" },
+    // notice dates are read in the user's own zone and format (their clock), as /notices shows them, on the server and in the browser alike
+    dates: { timeZone: user.clock.timeZone, country: user.clock.dateFormat },
     user: { id: user.id, view: user.view, customerId: user.customer.id, customerName: user.customer.name, firstName: user.firstName },
     notices,
     customers,

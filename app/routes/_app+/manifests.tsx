@@ -7,7 +7,7 @@ import { PrintButton } from "~/components/consignment/PrintButton";
 import { requireUser } from "~/modules/auth/guard.server";
 import { displayDateToIso, parseDisplayDate } from "~/modules/calendar/display-date";
 import { isRealDate } from "~/modules/calendar/dates";
-import { todayIn, userSite } from "~/modules/calendar/site-time";
+import { todayIn } from "~/modules/calendar/site-time";
 import { formatDate, formatVolume, formatWeight } from "~/modules/consignments/rules";
 import { listManifests, printableIds } from "~/modules/despatch/manifests.server";
 import { printerFor } from "~/modules/printing/printers.server";
@@ -50,9 +50,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           q.getAll("m").map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= MAX_ID),
         )
       : null;
-  // the dates are typed in the user's site's format (the address carries YYYY-MM-DD, also read)
-  const home = userSite(user);
-  const dates = { country: home?.country ?? "AUSTRALIA", today: todayIn(home?.timezone ?? null) };
+  // the dates are typed in the user's own format (the address carries YYYY-MM-DD, also read), today in their zone
+  const dates = { country: user.clock.dateFormat, today: todayIn(user.clock.timeZone) };
   const typed = (k: "from" | "to") => (q.get(k) == null ? null : parseDisplayDate(q.get(k)!, dates.country));
   const list = await listManifests(context.db, user, { site: q.get("site"), from: typed("from"), to: typed("to"), open: q.get("open") });
   // from after to was corrected: the address says what is shown

@@ -10,7 +10,7 @@ import { requireUser } from "~/modules/auth/guard.server";
 import { requestBookings } from "~/modules/bookings/book.server";
 import { newBookings } from "~/modules/bookings/bookings.server";
 import { bookingsFromForm, DG_FIELDS, ITEM_FIELDS, MAX_SPECIAL_REQUIREMENTS } from "~/modules/bookings/rules";
-import { formatDisplayDate, parseDisplayDate } from "~/modules/calendar/display-date";
+import { formatDisplayDate, forPerson, parseDisplayDate } from "~/modules/calendar/display-date";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
@@ -21,18 +21,19 @@ export const meta: MetaFunction = () => [{ title: "New bookings · FreightDesk" 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
   const q = new URL(request.url).searchParams;
-  const country = user.sites.find((s) => String(s.id) === q.get("site_id"))?.country ?? "AUSTRALIA";
+  // the date is typed and shown in the user's own format (their clock); the site's day decides "today"
+  const dateFormat = user.clock.dateFormat;
   try {
-    const day = await newBookings(context.db, user, { site_id: q.get("site_id"), date: q.get("date") ? parseDisplayDate(q.get("date")!, country) : null });
+    const day = await newBookings(context.db, user, { site_id: q.get("site_id"), date: q.get("date") ? parseDisplayDate(q.get("date")!, dateFormat) : null });
     const jobId = q.get("job");
     const status = jobId ? await jobStatusFor(context.db, user, jobId).catch(() => null) : null;
-    return { day, dateError: null, sites: user.sites.map((s) => ({ id: s.id, name: s.name, country: s.country })), job: status && jobId ? { id: jobId, status } : null, moved: q.get("moved") === "1" };
+    return { day, dateError: null, dateFormat, sites: user.sites.map((s) => ({ id: s.id, name: s.name, country: s.country })), job: status && jobId ? { id: jobId, status } : null, moved: q.get("moved") === "1" };
   } catch (e) {
     throwIfAccessError(e);
     // a date that is not one: today's list with the date's message
     if (e instanceof AppError && e.fieldErrors.date) {
       const day = await newBookings(context.db, user, { site_id: q.get("site_id") });
-      return { day, dateError: e.fieldErrors.date, sites: user.sites.map((s) => ({ id: s.id, name: s.name, country: s.country })), job: null, moved: false };
+      return { day, dateError: e.fieldErrors.date.map((m) => forPerson(m, dateFormat)), dateFormat, sites: user.sites.map((s) => ({ id: s.id, name: s.name, country: s.country })), job: null, moved: false };
     }
     throw e;
   }
@@ -59,14 +60,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewBookings() {
-  const { day, dateError, sites, job, moved } = useLoaderData<typeof loader>();
+  const { day, dateError, dateFormat, sites, job, moved } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const errors: FieldErrors = result?.errors ?? {};
   const values: Values = result?.values ?? {};
   const text = (k: string, fallback = "") => (typeof values[k] === "string" ? (values[k] as string) : fallback);
   const ticked = (g: number, id: number) => (Array.isArray(values[`g${g}.c`]) ? (values[`g${g}.c`] as string[]).includes(String(id)) : false);
-  const country = sites.find((s) => s.id === day.site.id)?.country ?? "AUSTRALIA";
   const formRef = useRef<HTMLFormElement>(null);
   const [hydrated, setHydrated] = useState(false);
   const [selected, setSelected] = useState(false);
@@ -116,7 +116,7 @@ export default function NewBookings() {
           </select>
         </div>
         <div>
-          <DatePicker key={`date-${day.date}`} className="w-48" id="date" name="date" label="Despatch date" buttonLabel="Choose the despatch date" country={country} today={day.today} defaultValue={formatDisplayDate(day.date, country)} invalid={Boolean(dateError)} describedBy={dateError ? "date-error" : undefined} />
+          <DatePicker key={`date-${day.date}`} className="w-48" id="date" name="date" label="Despatch date" buttonLabel="Choose the despatch date" country={dateFormat} today={day.today} defaultValue={formatDisplayDate(day.date, dateFormat)} invalid={Boolean(dateError)} describedBy={dateError ? "date-error" : undefined} />
           <FieldError id="date-error" errors={dateError ?? undefined} />
         </div>
         <button type="submit" className="btn">

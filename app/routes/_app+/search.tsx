@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/modules/auth/guard.server";
 import { formatDisplayDate } from "~/modules/calendar/display-date";
-import { userSite } from "~/modules/calendar/site-time";
 import { searchConsignments } from "~/modules/search/search.server";
 import { NO_MATCHES, SEARCH_MIN, stateText } from "~/modules/search/search";
 import { AppError, firstErrorMessage } from "~/utils/errors";
@@ -16,7 +15,8 @@ export const meta: MetaFunction = () => [{ title: "Search · FreightDesk" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
   const query = new URL(request.url).searchParams.get("query") ?? "";
-  const country = userSite(user)?.country ?? "AUSTRALIA";
+  // despatch dates in the reader's format (their clock, decision 032)
+  const country = user.clock.dateFormat;
   try {
     return { query, country, error: null, ...(await searchConsignments(context.db, user, { query })) };
   } catch (e) {
@@ -61,7 +61,7 @@ export default function SearchResults() {
             <li key={r.id} className="px-3 py-2 text-sm">
               <span className="font-semibold">{r.url ? <Link to={r.url} className="text-sky-700 underline">{r.consignment_number}</Link> : r.consignment_number}</span>{" "}
               <span className="text-slate-600">
-                {[stateText(r.state), r.reference, r.receiver_reference, r.receiver_address?.name, r.carrier_name, r.service_name, formatDisplayDate(r.despatch_date, country), `${r.total_quantity} items`].filter(Boolean).join(" · ")}
+                {[stateText(r.state), r.reference, r.receiver_reference, r.receiver_address?.name, r.carrier_name, r.service_name, formatDisplayDate(r.despatch_date, country), `${r.total_quantity} item${r.total_quantity === 1 ? "" : "s"}`].filter(Boolean).join(" · ")}
               </span>
             </li>
           ))}

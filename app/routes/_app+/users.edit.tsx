@@ -7,19 +7,35 @@ import { changePassword } from "~/modules/auth/auth.server";
 import { requireUser } from "~/modules/auth/guard.server";
 import { PASSWORD_RULE_MESSAGE } from "~/modules/auth/password-rule";
 import { changePasswordSchema } from "~/modules/auth/schemas";
+import { ClockForm } from "~/components/users/ClockForm";
+import { inheritedClock } from "~/modules/calendar/user-clock";
+import { timeZones } from "~/modules/customers/sites";
+import { clockSettingSchema, saveClockSetting } from "~/modules/users/clock-setting.server";
 import { AppError } from "~/utils/errors";
+import { fieldErrorsFrom } from "~/utils/validation";
 import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Change password · FreightDesk" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
-  return { forced: user.passwordResetRequired, landing: user.view === "FINANCE" ? "/invoices_payable" : "/" };
+  const inherited = inheritedClock(user.clockInputs);
+  return {
+    forced: user.passwordResetRequired,
+    landing: user.view === "FINANCE" ? "/invoices_payable" : "/",
+    clock: { timezone: user.clockInputs.own.timezone ?? "", date_format: user.clockInputs.own.dateFormat ?? "", inherited, zones: timeZones() },
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user, token } = await requireUser(context, request);
   const formData = await readPageForm(request);
+  if (formData.get("intent") === "clock") {
+    const parsed = clockSettingSchema.safeParse({ timezone: formData.get("timezone"), date_format: formData.get("date_format") });
+    if (!parsed.success) return { result: undefined, saved: false, clockErrors: fieldErrorsFrom(parsed.error), clockSaved: false };
+    await saveClockSetting(context.db, user.id, parsed.data);
+    return { result: undefined, saved: false, clockErrors: {}, clockSaved: true };
+  }
   const submission = parseWithZod(formData, { schema: changePasswordSchema });
   const hide = ["current_password", "password", "password_confirmation"];
   if (submission.status !== "success") return { result: submission.reply({ hideFields: hide }), saved: false };
@@ -33,11 +49,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ChangePassword() {
-  const { forced, landing } = useLoaderData<typeof loader>();
+  const { forced, landing, clock } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    lastResult: data?.result,
+    lastResult: data && "result" in data ? data.result : undefined,
     // on submit, then live: validating on blur made errors appear under the pointer and move links
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -66,6 +82,7 @@ export default function ChangePassword() {
           Save password
         </button>
       </Form>
+      <ClockForm clock={clock} errors={(data && "clockErrors" in data ? data.clockErrors : undefined) ?? {}} saved={Boolean(data && "clockSaved" in data && data.clockSaved)} />
     </div>
   );
 }

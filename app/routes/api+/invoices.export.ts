@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { user } = await requireFinanceApi(context, request, { admin: true });
     const out = await exportInvoices(context.db, user, await readBody(request));
     if (out.kind === "accounting") return { exported: out.exported, ..."bills" in out ? { bills: out.bills } : { sales: out.sales }, skipped: out.skipped, message: out.message };
-    const file = await takeExportFile(out.file);
+    const file = await takeExportFile(context.db, out.file);
     if (!file) throw new Error("the export file was not written");
     return file;
   });

@@ -75,8 +75,8 @@ export async function seedDemoInvoices(db: Db): Promise<{ invoiceIds: number[] }
 /** As an upload would: checked, kept under a random name, then the import job's function. */
 async function importFile(db: Db, admin: CurrentUser, configId: number, format: "CSV" | "XLSX" | "XLS", file: DemoFile): Promise<number[]> {
   const upload = checkUpload(new File([new Uint8Array(file.body)], file.name), format, "files");
-  const stored = await storeInvoiceFile(upload, format);
-  const result = await runInvoiceImport(db, { configId, userId: admin.id, files: [{ stored: stored.name, name: file.name }] }, async () => {});
+  const stored = await storeInvoiceFile(db, upload, format);
+  const result = await runInvoiceImport(db, { configId, userId: admin.id, files: [{ stored, name: file.name, format }] }, async () => {});
   const errors = result.files.flatMap((f) => f.errors);
   if (errors.length) throw new Error(`demo invoice ${file.name} was refused: ${errors.join("; ")}`);
   return result.invoice_ids;

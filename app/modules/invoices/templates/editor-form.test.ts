@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addStep, configBody, formErrorKey, moveStep, optionName, setRemoved, stateFromConfig, stateFromForm, stepName, stepNumbers, type EditorState } from "./editor-form";
+import { ACTION_LABELS, CHOICE_LABELS } from "./step-labels";
+import { EDITABLE_TYPES, STEP_FORMS, addStep, configBody, formErrorKey, moveStep, optionName, setRemoved, stateFromConfig, stateFromForm, stepName, stepNumbers, type EditorState } from "./editor-form";
 import { configInput } from "./schema";
 
 const form = (entries: [string, string][]) => {
@@ -127,5 +128,15 @@ describe("schema errors on the editor's controls", () => {
     ["name", "name"],
   ])("%s goes on %s", (key, control) => {
     expect(formErrorKey(key, state)).toBe(control);
+  });
+});
+
+describe("labels of the step actions and choices (issue 31 #6)", () => {
+  it.each(EDITABLE_TYPES)("every action and choice of %s has a label, never its code", (type) => {
+    for (const action of STEP_FORMS[type].actions) expect(ACTION_LABELS[action], action).toMatch(/^[A-Z][a-z ]+/);
+    for (const f of STEP_FORMS[type].fields) for (const c of f.choices ?? []) expect(CHOICE_LABELS[c], c).toMatch(/^[A-Z][a-z ]+/);
+  });
+  it("names ROW_INDEXES and COLUMN_MATCH in words", () => {
+    expect([ACTION_LABELS.ROW_INDEXES, ACTION_LABELS.COLUMN_MATCH]).toEqual(["Rows by number", "Rows whose column matches"]);
   });
 });

@@ -12,7 +12,7 @@ import { AppError, forbidden } from "../../../utils/errors";
 import { fieldErrorsFrom, FOR_A_PERSON } from "../../../utils/validation";
 import type { CurrentUser } from "../../auth/current-user.server";
 import { canAdministerInvoices, canUseFinance } from "../access";
-import { CHOOSE_FILE, checkUploadOf, formatOfName, samplePath, storeSample } from "../files.server";
+import { CHOOSE_FILE, checkUploadOf, formatOfName, storeSample, withSample } from "../files.server";
 import { deleteConfig, getConfig, listConfigs, saveConfig, SAVE_FAILED } from "./configs.server";
 import { costRows } from "./editor-text";
 import { addStep, configBody, moveStep, optionName, remapErrors, setRemoved, stateFromConfig, stateFromForm, stepNumbers, type EditorState } from "./editor-form";
@@ -83,7 +83,7 @@ export async function editorAction(db: DbOrTx, user: CurrentUser, id: number | n
       // more blank cost rows: every answer brings three (TemplateSteps.tsx)
       return answer({ focus: optionName(state.steps.length - 1, `cost.${costRows(state.steps.at(-1)!.values).length}.category`) });
     case "test":
-      return testAnswer(user, state, form, sampleToken, answer);
+      return testAnswer(db, user, state, form, sampleToken, answer);
     case "save":
       try {
         const saved = await saveConfig(db, user, id, configBody(state));
@@ -115,11 +115,12 @@ function moveFocus(state: EditorState, index: number, verb: "up" | "down"): stri
  * The test run of the steps in the form (saved or not): the ticked live steps over the file
  * chosen, or over the sample a run before kept (its token in the form).
  */
-async function testAnswer(user: CurrentUser, state: EditorState, form: FormData, token: string, answer: (over: Partial<Extract<EditorAnswer, { kind: "form" }>>) => EditorAnswer): Promise<EditorAnswer> {
+async function testAnswer(db: DbOrTx, user: CurrentUser, state: EditorState, form: FormData, token: string, answer: (over: Partial<Extract<EditorAnswer, { kind: "form" }>>) => EditorAnswer): Promise<EditorAnswer> {
   const formats = PARSER_FORMATS.filter((f) => state.formats.includes(f));
   const failed = (errors: Record<string, string[]>, message: string, sample: string | null = token || null) => answer({ errors, testError: message, sample });
   if (!formats.length) return failed({ formats: ["Choose at least one format"] }, "Choose at least one format");
-  const rows = testRunInput.shape.row_numbers.safeParse(form.get("row_numbers") || undefined);
+  // parsed under its own name, so a message zod words itself still names the field
+  const rows = testRunInput.pick({ row_numbers: true }).safeParse({ row_numbers: form.get("row_numbers") || undefined });
   if (!rows.success) return failed({ row_numbers: [rows.error.issues[0]!.message] }, rows.error.issues[0]!.message);
   // the steps not ticked go to the schema as removed, so its error paths keep the form's indexes
   const body = configBody({ ...state, steps: state.steps.map((s) => ({ ...s, destroyed: s.destroyed || !s.run })) });
@@ -131,13 +132,12 @@ async function testAnswer(user: CurrentUser, state: EditorState, form: FormData,
     const file = form.get("test_file");
     if (file instanceof File && file.name !== "") {
       const upload = checkUploadOf(file, formats, "test_file");
-      sample = await storeSample(upload.file, upload.format);
+      sample = await storeSample(db, upload.file, upload.format);
     }
     // the sample is read as the format its name gives, of the formats ticked now
     const format = sample ? formatOfName(sample, formats) : null;
-    const path = sample && format ? await samplePath(sample, format) : null;
-    if (!path || !format) return failed({ test_file: [CHOOSE_FILE] }, CHOOSE_FILE, null);
-    const testRun = await runSample(path, { format, sheets: steps.data.parser.sheets }, steps.data.transformations, { rowNumbers: rows.data ?? [], numbers });
+    const testRun = sample && format ? await withSample(db, sample, format, (path) => runSample(path, { format, sheets: steps.data.parser.sheets }, steps.data.transformations, { rowNumbers: rows.data.row_numbers ?? [], numbers })) : null;
+    if (!testRun) return failed({ test_file: [CHOOSE_FILE] }, CHOOSE_FILE, null);
     return answer({ sample, testRun });
   } catch (e) {
     if (!(e instanceof AppError) || e.code !== "invalid") throw e;

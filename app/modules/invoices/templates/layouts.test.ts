@@ -143,7 +143,7 @@ describe("MapFields costs", () => {
   });
   it("reports a condition's column that holds text", () => {
     const m = mapRow({ row: 4, values: { Inv: "I1", Con: "C1", Fuel: "1", Total: "oops" } }, o, place);
-    expect(m.ok ? null : m.problem.message).toBe("'oops' in column Total is not an amount (condition of fuel_charge)");
+    expect(m.ok ? null : m.problem.message).toBe("'oops' in column Total is not an amount (in the condition of the Fuel levy cost)");
   });
   it("knows tail lift and security charges, labelled from the one list", () => {
     expect(COST_CATEGORIES).toEqual(expect.arrayContaining(["tail_lift_surcharge", "security_surcharge"]));

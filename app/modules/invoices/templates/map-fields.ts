@@ -13,7 +13,7 @@ import { z } from "zod";
 import { COST_CATEGORIES, type CostCategory } from "../../../../db/schema/finance";
 import { costCategoryLabel } from "../schemas";
 import { conditionSchema, conditionTest } from "./conditions";
-import type { Row, RowProblem, Rows, StepPlace } from "./rows";
+import { rowLabel, type Row, type RowProblem, type Rows, type StepPlace } from "./rows";
 import { parseAmount, parseCount, parseDate, parseFlag } from "./values";
 
 export const MAP_FIELDS_SEQUENCE = 999999;
@@ -44,6 +44,41 @@ export const MAPPABLE_FIELDS = [...INVOICE_FIELDS, ...DETAIL_FIELDS] as const;
 export type DetailField = (typeof DETAIL_FIELDS)[number];
 export type MappableField = (typeof MAPPABLE_FIELDS)[number];
 
+/**
+ * How a person names each field a template fills (issue 31 #6): a problem says 'the charge weight',
+ * never 'total_charge_weight'. A field added to the lists above fails to compile until it has one.
+ */
+export const MAPPABLE_FIELD_LABELS: Record<MappableField, string> = {
+  invoice_number: "Invoice number",
+  invoice_date: "Invoice date",
+  total: "Invoice total",
+  consignment_number: "Consignment number",
+  account_number: "Account number",
+  parent_account_number: "Parent account number",
+  payer: "Payer",
+  reference: "Reference",
+  service_description: "Service description",
+  sender_name: "Sender name",
+  sender_locality: "Sender suburb",
+  sender_postcode: "Sender postcode",
+  sender_region: "Sender state",
+  sender_zone: "Sender zone",
+  sender_country: "Sender country",
+  receiver_name: "Receiver name",
+  receiver_locality: "Receiver suburb",
+  receiver_postcode: "Receiver postcode",
+  receiver_region: "Receiver state",
+  receiver_zone: "Receiver zone",
+  despatch_date: "Despatch date",
+  dangerous_goods: "Dangerous goods",
+  total_quantity: "Quantity",
+  total_weight_in_uom: "Weight",
+  total_charge_weight: "Charge weight",
+  total_volume_in_uom_cubed: "Volume",
+  total_cost: "Cost",
+};
+const fieldWords = (f: MappableField) => `the ${MAPPABLE_FIELD_LABELS[f].toLowerCase()}`;
+
 /** The category's label (schemas.ts, one for every screen), the description of a cost line the template leaves undescribed. */
 export const costLabel = (c: CostCategory) => costCategoryLabel(c);
 
@@ -66,12 +101,17 @@ export const mapFieldsOptions = z
   .superRefine((o, ctx) => {
     const fields = o.mappings.map((m) => m.field);
     for (const required of ["invoice_number", "consignment_number"] as const)
-      if (!fields.includes(required)) ctx.addIssue({ code: "custom", path: ["mappings"], message: `Map a column to ${required}` });
+      if (!fields.includes(required)) ctx.addIssue({ code: "custom", path: ["mappings"], message: unmappedMessage(required) });
     const twice = fields.find((f, i) => fields.indexOf(f) !== i);
-    if (twice) ctx.addIssue({ code: "custom", path: ["mappings"], message: `${twice} is mapped twice` });
+    if (twice) ctx.addIssue({ code: "custom", path: ["mappings"], message: `${MAPPABLE_FIELD_LABELS[twice]} is mapped twice` });
   })
   .transform((o) => ({ ...o, mappings: inFieldOrder(o.mappings) }));
 export type MapFieldsOptions = z.infer<typeof mapFieldsOptions>;
+
+/** The message of a required field left without a column; the editor shows it beside that field's cell. */
+export function unmappedMessage(field: string) {
+  return `Map a column to ${(MAPPABLE_FIELD_LABELS as Record<string, string>)[field] ?? field}`;
+}
 
 export type DetailValues = Partial<Record<DetailField, string | number | boolean | null>>;
 
@@ -84,6 +124,16 @@ export interface MappedLine {
 }
 
 export type Mapped = { ok: true; line: MappedLine } | { ok: false; row: number; sheet?: string; problem: RowProblem };
+
+/**
+ * A problem as the person importing the file reads it (issue 31 #6): the row and what is wrong
+ * with its cell ('Row 11: 'abc' in column Weight is not an amount for the charge weight'), no step
+ * of the template; the test run's list gives the step to the template's author.
+ */
+export const problemText = (p: Extract<Mapped, { ok: false }>) => {
+  const row = rowLabel(p);
+  return `${row.charAt(0).toUpperCase()}${row.slice(1)}: ${p.problem.message}`;
+};
 
 export async function* mapFields(rows: Rows, o: MapFieldsOptions, place: StepPlace): AsyncIterable<Mapped> {
   const tests = o.costs.map((c) => (c.when ? conditionTest(c.when) : null));
@@ -98,7 +148,7 @@ export function mapRow(r: Row, o: MapFieldsOptions, place: StepPlace, tests = o.
   const invoice: MappedLine["invoice"] = { invoiceNumber: "", invoiceDate: null, total: null };
   for (const { field, column: c } of o.mappings) {
     const text = (r.values[c] ?? "").trim();
-    const bad = (kind: string) => fail(`'${text}' in column ${c} is not ${kind} (${field})`);
+    const bad = (kind: string) => fail(`'${text}' in column ${c} is not ${kind} for ${fieldWords(field)}`);
     if (field === "invoice_number") invoice.invoiceNumber = text;
     else if (field === "invoice_date" || field === "despatch_date") {
       const d = text === "" ? null : parseDate(text);
@@ -128,10 +178,10 @@ export function mapRow(r: Row, o: MapFieldsOptions, place: StepPlace, tests = o.
     const text = (r.values[c.column] ?? "").trim();
     if (text === "") continue;
     const holds = tests[i] ? tests[i]!(r.values) : true;
-    if (typeof holds === "string") return fail(`${holds} (condition of ${c.category})`);
+    if (typeof holds === "string") return fail(`${holds} (in the condition of the ${costLabel(c.category)} cost)`);
     if (!holds) continue;
     const amount = parseAmount(text);
-    if (amount === null) return fail(`'${text}' in column ${c.column} is not an amount (${c.category})`);
+    if (amount === null) return fail(`'${text}' in column ${c.column} is not an amount for the ${costLabel(c.category)} cost`);
     const sum = sums.get(c.category) ?? { description: c.description || costLabel(c.category), cents: 0 };
     sum.cents += Math.round(amount * 100);
     sums.set(c.category, sum);

@@ -13,10 +13,11 @@ import { mapFields, type Mapped } from "./map-fields";
 import { nameColumns } from "./name-columns";
 import type { Row, Rows, StepPlace } from "./rows";
 import type { Transformation } from "./schema";
+import { actionLabel } from "./step-labels";
 
 export const stepName = (t: Transformation) => {
   const action = "action" in t.options ? (t.options as { action: string }).action : null;
-  return action ? `${t.type} ${action}` : t.type;
+  return action ? `${t.type} (${actionLabel(action)})` : t.type;
 };
 
 export function applyStep(rows: Rows, t: Transformation, place: StepPlace): Rows {

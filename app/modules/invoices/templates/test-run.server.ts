@@ -5,18 +5,16 @@
  * MapFields made of them. Nothing is stored; the API's file is removed.
  * A template that does not fit the file answers `error` naming the first row and step that broke.
  */
-import { unlink } from "node:fs/promises";
 import { z } from "zod";
 import type { DbOrTx } from "../../../../db/client.server";
 import { AppError } from "../../../utils/errors";
 import type { CurrentUser } from "../../auth/current-user.server";
-import { checkUploadOf, storeInvoiceFile } from "../files.server";
+import { checkUploadOf, withUpload } from "../files.server";
 import { getConfig } from "./configs.server";
-import type { Mapped, MappedLine } from "./map-fields";
+import { problemText, type MappedLine } from "./map-fields";
 import { runTemplate, type Tap } from "./pipeline";
 import type { ParserFormat, Transformation } from "./schema";
 import { FAILED_TO_READ, FileReadError, readRows } from "./readers.server";
-import { rowLabel } from "./rows";
 
 export const NO_ROWS = "No rows present in import results.";
 const SHOWN = 20;
@@ -37,11 +35,10 @@ export interface TestRunResult {
   lines: MappedLine[];
   total_lines: number;
   problems: { row: number; sheet?: string; step: number; step_name: string; message: string }[];
-  /** the first problem in words, shown by the screen ('row 4, step 2 EditValues STRIP: ...') */
+  /** the first problem in words ('Row 4: ...') */
   error: string | null;
 }
 
-export const problemText = (p: Extract<Mapped, { ok: false }>) => `${rowLabel(p)}, step ${p.problem.step} ${p.problem.stepName}: ${p.problem.message}`;
 
 export async function testRun(db: DbOrTx, user: CurrentUser, fields: Record<string, unknown>, file: FormDataEntryValue | null): Promise<TestRunResult> {
   const input = testRunInput.safeParse(fields);
@@ -50,12 +47,8 @@ export async function testRun(db: DbOrTx, user: CurrentUser, fields: Record<stri
   const upload = checkUploadOf(file, config.parser.formats);
   const chosen = new Set(input.data.transform_ids ?? []);
   const steps = chosen.size ? config.transformations.filter((t) => chosen.has(t.id)) : config.transformations;
-  const stored = await storeInvoiceFile(upload.file, upload.format);
-  try {
-    return await runSample(stored.path, { format: upload.format, sheets: config.parser.sheets }, steps, { rowNumbers: input.data.row_numbers ?? [] });
-  } finally {
-    await unlink(stored.path).catch(() => {});
-  }
+  // a test run keeps nothing: the upload is read from a scratch copy removed at once
+  return withUpload(upload.file, upload.format, (path) => runSample(path, { format: upload.format, sheets: config.parser.sheets }, steps, { rowNumbers: input.data.row_numbers ?? [] }));
 }
 
 /**

@@ -3,7 +3,7 @@ import { deleteRows, deleteRowsOptions } from "./delete-rows";
 import { editValues, editValuesOptions } from "./edit-values";
 import { groupBy, groupByOptions } from "./group-by";
 import { joinRows, joinRowsOptions } from "./join-rows";
-import { mapFieldsOptions, mapRow } from "./map-fields";
+import { MAPPABLE_FIELD_LABELS, MAPPABLE_FIELDS, mapFieldsOptions, mapRow, problemText, unmappedMessage } from "./map-fields";
 import { nameColumns, nameColumnsOptions } from "./name-columns";
 import { runTemplate } from "./pipeline";
 import { rowOf, type Row, type Rows } from "./rows";
@@ -155,7 +155,18 @@ describe("MapFields", () => {
   it("reports the row and step for a value it cannot read or a blank number", () => {
     expect(mapRow(row({ date: "31/02/2026" }), options, place)).toMatchObject({ ok: false, row: 7, problem: { step: 2, message: expect.stringContaining("not a date") } });
     expect(mapRow(row({ con: "" }), options, place)).toMatchObject({ ok: false, problem: { message: "The consignment number is blank" } });
-    expect(mapRow(row({ fuel: "lots" }), options, place)).toMatchObject({ ok: false, problem: { message: expect.stringContaining("fuel_charge") } });
+    expect(mapRow(row({ fuel: "lots" }), options, place)).toMatchObject({ ok: false, problem: { message: "'lots' in column fuel is not an amount for the Fuel levy cost" } });
+  });
+  it("says a problem as a sentence about the row and its cell, in the field's words, with no step or internal name (issue 31 #6)", () => {
+    const m = mapRow({ ...row({ kg: "heavy" }), row: 11 }, options, { step: 3, stepName: "MapFields" });
+    expect(m.ok).toBe(false);
+    if (m.ok) return;
+    expect(problemText(m)).toBe("Row 11: 'heavy' in column kg is not an amount for the weight");
+    expect(problemText({ ...m, sheet: "Charges" })).toBe("Row 11 of sheet Charges: 'heavy' in column kg is not an amount for the weight");
+  });
+  it("has a label for every field a template can fill", () => {
+    for (const f of MAPPABLE_FIELDS) expect(MAPPABLE_FIELD_LABELS[f]).toMatch(/^[A-Z][a-z ]+$/);
+    expect(unmappedMessage("consignment_number")).toBe("Map a column to Consignment number");
   });
   it("passes on the problem a step before marked", () => {
     const problem = { step: 1, stepName: "EditValues WEEKS_TO_DATE", message: "bad" };

@@ -115,7 +115,7 @@ export default function CarrierInvoiceConfig() {
             </fieldset>
             <TextField name="sheets" label="Sheets" hint="Comma separated worksheet names; blank reads every sheet" errors={{ sheets: errors["parser.sheets"] }} defaultValue={state.sheets} />
           </div>
-          <section aria-labelledby="steps-heading" className="space-y-2">
+          <section aria-labelledby="steps-heading" aria-describedby={errors.transformations ? "transformations-error" : undefined} className="space-y-2">
             <h2 id="steps-heading" className="text-lg font-medium">
               Steps
             </h2>

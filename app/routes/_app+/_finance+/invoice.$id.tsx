@@ -16,6 +16,7 @@ import { updateUserOptions } from "~/modules/users/options.server";
 import { AppError } from "~/utils/errors";
 import { readForm } from "~/utils/http.server";
 import { idParam } from "~/utils/validation";
+import { formatKgCo2e } from "~/modules/emissions/method";
 import { throwIfAccessError } from "~/utils/ui.server";
 
 export const meta: MetaFunction = () => [{ title: "Invoice · FreightDesk" }];
@@ -120,6 +121,14 @@ export default function InvoicePage() {
           <dt className="text-slate-500">Total cost of lines</dt>
           <dd className="tabular-nums">${invoice.total_cost.toFixed(2)}</dd>
         </div>
+        {invoice.emissions ? (
+          <div data-testid="invoice-emissions">
+            <dt className="text-slate-500">Emissions (kg CO2e)</dt>
+            <dd className="tabular-nums">
+              {formatKgCo2e(invoice.emissions.kg_co2e)} <span className="text-xs text-slate-600">not a charge{invoice.emissions.without_figure ? `; ${invoice.emissions.without_figure} of ${invoice.emissions.consignments} consignment(s) without a figure` : ""}</span>
+            </dd>
+          </div>
+        ) : null}
         {payable && invoice.duplicates_caught ? (
           <div data-testid="duplicates-caught">
             <dt className="text-slate-500">Duplicates caught</dt>

@@ -13,7 +13,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   } catch (e) {
     throwIfAccessErrorInResource(request, e);
   }
-  const file = await takeExportFile(params.file ?? "");
+  const file = await takeExportFile(context.db, params.file ?? "");
   if (!file) throw new Response("This export has already been downloaded or has expired.", { status: 404 });
   return file;
 }

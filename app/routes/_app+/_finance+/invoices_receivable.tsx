@@ -5,8 +5,8 @@ import { ReceivableGroups } from "~/components/invoicing/ReceivableGroups";
 import { SchedulesDialog } from "~/components/invoicing/SchedulesDialog";
 import { SendInvoiceDialog } from "~/components/invoicing/SendInvoiceDialog";
 import { JobProgress } from "~/components/JobProgress";
-import { displayDateToIso } from "~/modules/calendar/display-date";
-import { userSite } from "~/modules/calendar/site-time";
+import { displayDateToIso, forPerson } from "~/modules/calendar/display-date";
+import { todayIn } from "~/modules/calendar/site-time";
 import { canAdministerInvoices } from "~/modules/invoices/access";
 import { requireFinanceUser } from "~/modules/invoices/guard.server";
 import { filterChoices } from "~/modules/invoices/list.server";
@@ -14,6 +14,7 @@ import { INVOICE_MESSAGES } from "~/modules/invoices/schemas";
 import { startInvoicing } from "~/modules/invoicing/invoice.server";
 import { RECEIVABLE_STATES } from "~/modules/invoicing/receivable";
 import { listInvoiceable, listReceivable } from "~/modules/invoicing/receivable.server";
+import { earliestScheduleDate } from "~/modules/invoicing/schedule";
 import { createSchedule, listSchedules } from "~/modules/invoicing/schedules.server";
 import { AppError } from "~/utils/errors";
 import { readForm } from "~/utils/http.server";
@@ -39,7 +40,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const canAdmin = canAdministerInvoices(user);
   const modal = q.get("modal");
   const choices = await filterChoices(context.db, user);
-  const site = userSite(user);
   return {
     list,
     errors,
@@ -50,8 +50,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     scheduled: q.get("scheduled") === "1",
     invoiceable: modal === "invoice" && canAdmin ? await listInvoiceable(context.db, user, lineParams(q)) : null,
     schedules: modal === "schedules" ? await listSchedules(context.db, user) : null,
-    country: site?.country ?? "AUSTRALIA",
-    todayUtc: new Date().toISOString().slice(0, 10),
+    // the schedule's date is typed in the user's own format
+    country: user.clock.dateFormat,
+    today: todayIn(user.clock.timeZone),
+    earliest: earliestScheduleDate(new Date()),
   };
 }
 
@@ -66,9 +68,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const keep = new URLSearchParams(listParams(url.searchParams));
   try {
     if (form.get("intent") === "schedule") {
-      const site = userSite(user);
       const typed = String(form.get("date") ?? "").trim();
-      const date = typed ? (displayDateToIso(typed, site?.country ?? "AUSTRALIA") ?? "invalid") : null;
+      const date = typed ? (displayDateToIso(typed, user.clock.dateFormat) ?? "invalid") : null;
       await createSchedule(context.db, user, {
         period: form.get("period"),
         options: { invoice_detail_ids: ids, invoicing_options: { day: form.get("day") || null, date, hour: form.get("hour"), time_zone: form.get("time_zone") } },
@@ -83,12 +84,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     throwIfAccessError(e);
     if (!(e instanceof AppError)) throw e;
-    return data({ errors: e.fieldErrors, message: e.message } satisfies ActionData, { status: e.status });
+    // the schedule's date was typed in the user's format: its message names that format, not the wire's
+    const say = (m: string) => forPerson(m, user.clock.dateFormat);
+    const errors = Object.fromEntries(Object.entries(e.fieldErrors).map(([k, v]) => [k, v.map(say)]));
+    return data({ errors, message: say(e.message) } satisfies ActionData, { status: e.status });
   }
 }
 
 export default function InvoicesReceivable() {
-  const { list, errors, customers, canAdmin, keep, job, scheduled, invoiceable, schedules, country, todayUtc } = useLoaderData<typeof loader>();
+  const { list, errors, customers, canAdmin, keep, job, scheduled, invoiceable, schedules, country, today, earliest } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData | undefined;
   const revalidator = useRevalidator();
   const f = list.filters;
@@ -137,10 +141,11 @@ export default function InvoicesReceivable() {
           sortHref={sortHref}
           errors={result?.errors ?? {}}
           country={country}
-          todayUtc={todayUtc}
+          today={today}
+          earliest={earliest}
         />
       ) : null}
-      {schedules ? <SchedulesDialog schedules={schedules} closeHref={href()} scheduled={scheduled} /> : null}
+      {schedules ? <SchedulesDialog schedules={schedules} closeHref={href()} scheduled={scheduled} dateFormat={country} /> : null}
     </div>
   );
 }

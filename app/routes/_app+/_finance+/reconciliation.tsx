@@ -1,3 +1,4 @@
+import { localTime } from "~/modules/calendar/site-time";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Alerts } from "~/components/Alerts";
@@ -12,6 +13,7 @@ import {
   REPORT_COLUMNS,
   THRESHOLD_AMOUNT_LENGTH,
   THRESHOLD_PERCENTAGE_LENGTH,
+  resultsCaption,
 } from "~/modules/reconciliation/report-csv";
 import { recentReports, runReport, type ReportAnswer } from "~/modules/reconciliation/report.server";
 import { readCsvUpload } from "~/utils/csv.server";
@@ -23,7 +25,9 @@ export const meta: MetaFunction = () => [{ title: "Reconciliation report · Frei
 /** /reconciliation (spec 3 section 2 "Reconciliation report"): thresholds, the CSV, and the result. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireFinanceUser(context, request);
-  return { canRerate: canAdministerInvoices(user), recent: await recentReports(context.db, user) };
+  // report times formatted here in the user's zone and format: the browser's locale and zone never differ from the server's render
+  const recent = (await recentReports(context.db, user)).map((r) => ({ ...r, created_local: localTime(new Date(r.created_at), user.clock.timeZone, user.clock.dateFormat) }));
+  return { canRerate: canAdministerInvoices(user), recent };
 }
 
 type ActionResult = { ok: true; report: ReportAnswer } | { ok: false; message: string; errors: FieldErrors; values: Record<string, string> };
@@ -115,7 +119,7 @@ export default function ReconciliationReport() {
                   {r.file_name}
                   {r.rerate ? " (rerate)" : ""}
                 </a>{" "}
-                {new Date(r.created_at).toLocaleString()}: {r.summary.lines ?? 0} lines, {r.summary.within ?? 0} within, {r.summary.outside ?? 0} outside
+                <time dateTime={r.created_at}>{r.created_local}</time>: {r.summary.lines ?? 0} lines, {r.summary.within ?? 0} within, {r.summary.outside ?? 0} outside
               </li>
             ))}
           </ul>
@@ -184,7 +188,7 @@ function ReportResult({ report }: { report: ReportAnswer }) {
         <div className="overflow-x-auto">
           <table className="w-full text-sm">
             <caption className="text-left text-sm text-slate-600">
-              {report.results.length < s.lines - s.skipped ? `The first ${report.results.length} lines; the file has them all.` : "Every line reconciled."}
+              {resultsCaption(s, report.results.length)}
             </caption>
             <thead className="border-b border-slate-200 text-left text-xs uppercase text-slate-500">
               <tr>

@@ -40,7 +40,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     throwIfAccessError(e);
     throw e;
   }
-  return { rec, view: q.get("view") === "sell" ? ("sell" as const) : ("buy" as const), back: backPath(q.get("back")), costsOpen: q.get("costs") === "1" };
+  return { rec, clock: { timeZone: user.clock.timeZone, dateFormat: user.clock.dateFormat }, view: q.get("view") === "sell" ? ("sell" as const) : ("buy" as const), back: backPath(q.get("back")), costsOpen: q.get("costs") === "1" };
 }
 
 type ActionData = { intent?: string; message?: string; ok?: boolean; errors?: Record<string, string[]> };
@@ -81,7 +81,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 const money = (n: number | null | undefined) => (n == null ? "—" : `$${n.toFixed(2)}`);
 
 export default function ReconciliationDetailPage() {
-  const { rec, view, back, costsOpen } = useLoaderData<typeof loader>();
+  const { rec, clock, view, back, costsOpen } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData | undefined;
   const busy = useNavigation().state !== "idle";
   const base = `/reconciliation/${rec.id}`;
@@ -243,7 +243,7 @@ export default function ReconciliationDetailPage() {
           }
         />
       </div>
-      <NotesAndActions rec={rec} noteError={noteError} saved={result?.ok ? result : null} busy={busy} invoiceDetailHref={href({ costs: "1" })} back={back} />
+      <NotesAndActions rec={rec} noteError={noteError} saved={result?.ok ? result : null} busy={busy} invoiceDetailHref={href({ costs: "1" })} back={back} clock={clock} />
       {costsOpen ? (
         <LineDetailDialog
           line={d}
@@ -257,7 +257,8 @@ export default function ReconciliationDetailPage() {
           returnFocusId="invoice-detail-button"
           costEditor={
             <>
-              {result?.intent === "save_costs" && result.message ? (
+              {/* a refusal a field already says (the cost lines' or the note's) is not said twice */}
+              {result?.intent === "save_costs" && result.message && !(!result.ok && Object.values(result.errors ?? {}).some((m) => m?.includes(result.message ?? ""))) ? (
                 <p role={result.ok ? "status" : "alert"} className={`rounded border px-3 py-2 text-sm ${result.ok ? "border-green-300 bg-green-50" : "border-red-300 bg-red-50"}`} data-testid="costs-message">
                   {result.message}
                 </p>

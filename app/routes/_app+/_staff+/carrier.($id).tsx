@@ -4,6 +4,9 @@ import { Alerts } from "~/components/Alerts";
 import { FieldError, TextField, fieldAria, useFocusFirstInvalid } from "~/components/Field";
 import { FlagFields } from "~/components/admin/FlagFields";
 import { SaveNewBack } from "~/components/admin/FormParts";
+import { EmissionFactorsForm } from "~/components/admin/EmissionFactorsForm";
+import { factorsFromForm } from "~/modules/emissions/factors-form";
+import { getCarrierFactors, setCarrierFactors } from "~/modules/emissions/factors.server";
 import { ADAPTER_KINDS, ADAPTER_LABELS, CARRIER_FLAGS, CARRIER_FLAG_LABELS, CARRIER_MESSAGES } from "~/modules/carriers/admin";
 import { createCarrier, deleteCarrier, getCarrier, updateCarrier } from "~/modules/carriers/admin.server";
 import { formValues, requireCarrierStaff, saveErrorData, screenRead } from "~/modules/carriers/screens.server";
@@ -17,9 +20,10 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user } = await requireCarrierStaff(context, request);
   const saved = new URL(request.url).searchParams.has("saved");
-  if (!params.id) return { carrier: null, saved: false };
+  if (!params.id) return { carrier: null, factors: null, saved: false };
   const id = pageId(params.id);
-  return { carrier: await screenRead(() => getCarrier(context.db, user, id)), saved };
+  const carrier = await screenRead(() => getCarrier(context.db, user, id));
+  return { carrier, factors: await getCarrierFactors(context.db, user, carrier.id), saved };
 }
 
 const TEXT = ["name", "code", "web_url", "default_email", "note", "adapter"] as const;
@@ -35,6 +39,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readPageForm(request);
   const { values, ticked, body } = formValues(form, TEXT, CARRIER_FLAGS);
   const confirm = { appCarrier: form.get("confirm_app_carrier") === "on", rename: form.get("confirm_rename") === "on" };
+  if (form.get("intent") === "emission_factors") {
+    if (!id) throw new Response("Not Found", { status: 404 });
+    const factors = factorsFromForm(form);
+    try {
+      await setCarrierFactors(context.db, context.queue, user, id, factors.body);
+      return redirect(`/carrier/${id}?saved=1`);
+    } catch (e) {
+      return saveErrorData(e, CARRIER_MESSAGES.notSaved, factors.values);
+    }
+  }
   try {
     if (form.get("intent") === "delete") {
       if (!id) throw new Response("Not Found", { status: 404 });
@@ -49,11 +63,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function CarrierEditor() {
-  const { carrier, saved } = useLoaderData<typeof loader>();
+  const { carrier, factors, saved } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  const errors: FieldErrors = result?.errors ?? {};
-  const values = result?.values ?? null;
+  // the emission factors form answers with its own fields' values; the carrier form keeps its own
+  const factorValues = result?.values && "road.g_per_tkm" in result.values ? (result.values as Record<string, string>) : null;
+  const factorErrors: FieldErrors = factorValues ? (result?.errors ?? {}) : {};
+  const errors: FieldErrors = factorValues ? {} : (result?.errors ?? {});
+  const values = factorValues ? null : (result?.values ?? null);
   const form = useFocusFirstInvalid(result?.errors);
   const text = (k: (typeof TEXT)[number]) => values?.[k] ?? (carrier?.[k] as string | null | undefined) ?? "";
   const asksAppCarrier = errors.app_carrier?.includes(CARRIER_MESSAGES.confirmAppCarrier);
@@ -124,6 +141,7 @@ export default function CarrierEditor() {
         <SaveNewBack busy={busy} newTo="/carrier" backTo="/carriers" />
         <input type="hidden" name="intent" value="save" />
       </Form>
+      {factors ? <EmissionFactorsForm factors={factors} errors={factorErrors} values={factorValues} busy={busy} /> : null}
       {carrier ? (
         <Form method="post" className="card space-y-2" aria-label={`Delete ${carrier.name}`}>
           <p className="text-sm text-slate-700">

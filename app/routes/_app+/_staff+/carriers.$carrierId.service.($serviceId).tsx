@@ -5,6 +5,7 @@ import { FieldError, TextField, fieldAria, useFocusFirstInvalid } from "~/compon
 import { FlagFields } from "~/components/admin/FlagFields";
 import { SaveNewBack } from "~/components/admin/FormParts";
 import { SERVICE_FLAGS, SERVICE_FLAG_LABELS, SERVICE_MESSAGES, SERVICE_TYPES } from "~/modules/carriers/admin";
+import { MODE_LABELS, TRANSPORT_MODES } from "~/modules/emissions/factors-form";
 import { carrierOf, createService, deleteService, getService, updateService } from "~/modules/carriers/services.server";
 import { formValues, requireCarrierStaff, saveErrorData, screenRead } from "~/modules/carriers/screens.server";
 import type { FieldErrors } from "~/utils/errors";
@@ -23,7 +24,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { carrier, service, saved: new URL(request.url).searchParams.has("saved") };
 }
 
-const TEXT = ["code", "name", "type", "group", "support_email", "route_code", "service_name_by_carrier", "service_code_by_carrier"] as const;
+const TEXT = ["code", "name", "type", "transport_mode", "group", "support_email", "route_code", "service_name_by_carrier", "service_code_by_carrier"] as const;
 
 /** intent=save (create or change; a new code is renamed everywhere) or intent=delete (refused while consignments or accounts use it). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -80,6 +81,22 @@ export default function ServiceEditor() {
               ))}
             </select>
             <FieldError id="type-error" errors={errors.type} />
+          </div>
+          <div>
+            <label htmlFor="transport_mode" className="label">
+              Transport mode
+            </label>
+            <select id="transport_mode" name="transport_mode" className="input" defaultValue={text("transport_mode") || "road"} {...fieldAria(errors, "transport_mode", true)}>
+              {TRANSPORT_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {MODE_LABELS[m]}
+                </option>
+              ))}
+            </select>
+            <p id="transport_mode-hint" className="mt-1 text-xs text-slate-600">
+              Chooses the emission factor of its consignments.
+            </p>
+            <FieldError id="transport_mode-error" errors={errors.transport_mode} />
           </div>
           <TextField name="group" label="Group" errors={errors} maxLength={100} defaultValue={text("group")} />
           <TextField name="support_email" label="Support e-mail" errors={errors} type="email" maxLength={255} defaultValue={text("support_email")} />

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Alerts, type Alert } from "~/components/Alerts";
 import { Breadcrumbs } from "~/components/Breadcrumbs";
 import { requireStaff } from "~/modules/auth/guard.server";
-import { localTime, userSite } from "~/modules/calendar/site-time";
+import { localTime } from "~/modules/calendar/site-time";
 import { MESSAGES, formatSize } from "~/modules/declarations/declarations";
 import { listDeclarations } from "~/modules/declarations/declarations.server";
 import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
@@ -19,10 +19,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     const customerId = pageId(params.customerId);
     const customer = await customerForStaff(context.db, user, customerId);
-    const site = userSite(user);
     const rows = (await listDeclarations(context.db, user, customerId)).map((d) => ({
       ...d,
-      uploaded_at: localTime(new Date(d.created_at), site?.timezone ?? null, site?.country ?? ""),
+      uploaded_at: localTime(new Date(d.created_at), user.clock.timeZone, user.clock.dateFormat),
     }));
     const alerts: Alert[] = new URL(request.url).searchParams.get("done") === "deleted" ? [{ type: "success", message: MESSAGES.deleted }] : [];
     const crumbs = await breadcrumbTrail(context.db, user, { model: "declaration", parent: "customer", parent_id: customerId });

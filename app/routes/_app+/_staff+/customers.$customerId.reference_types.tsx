@@ -101,6 +101,8 @@ export default function ReferenceTypes() {
         <p className="text-sm text-slate-700">{MESSAGES.referencesNotGeneric}. Change the custom reference type on the customer&apos;s details first.</p>
       ) : (
         <Form method="post" className="card space-y-2" aria-label="Custom References" data-testid="reference-types" data-hydrated={hydrated ? "true" : undefined}>
+          {/* no maxlength on the rows: it cut a pasted reference without a word, and the save then said saved */}
+          <p className="text-xs text-slate-600">Each reference at most {REFERENCE_MAX} characters.</p>
           <ol className="space-y-2">
             {shown.map((r, i) => {
               const label = `Reference ${i + 1}`;
@@ -115,7 +117,6 @@ export default function ReferenceTypes() {
                       id={`reference-${i}`}
                       name="reference"
                       value={r}
-                      maxLength={REFERENCE_MAX}
                       className="input w-full"
                       aria-invalid={err ? true : undefined}
                       aria-describedby={err ? `reference-${i}-error` : undefined}

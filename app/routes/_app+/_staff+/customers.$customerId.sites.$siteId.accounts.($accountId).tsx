@@ -25,7 +25,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const site = await getSiteForAdmin(context.db, user, customerId, siteId);
     const account = accountId ? await getAccountForAdmin(context.db, user, customerId, siteId, accountId) : null;
     const crumbs = await breadcrumbTrail(context.db, user, accountId ? { model: "account", id: accountId } : { model: "site", id: siteId });
-    return { customerId, site: { id: site.id, code: site.code, name: site.name }, account, carriers: await carrierChoices(context.db), crumbs, saved, superAdmin: isSuperAdmin(user) };
+    return { customerId, site: { id: site.id, code: site.code, name: site.name }, account, carriers: await carrierChoices(context.db), crumbs, saved, superAdmin: isSuperAdmin(user), clock: { timeZone: user.clock.timeZone, dateFormat: user.clock.dateFormat } };
   } catch (e) {
     throwIfAccessError(e);
     throw e;

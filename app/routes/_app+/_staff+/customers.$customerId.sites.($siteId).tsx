@@ -7,7 +7,7 @@ import { SITE_MESSAGES, timeZones } from "~/modules/customers/sites";
 import { createSiteForAdmin, deleteSiteForAdmin, getSiteForAdmin, siteOfCustomer, updateSiteForAdmin } from "~/modules/customers/sites.server";
 import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { breadcrumbTrail } from "~/modules/shell/breadcrumbs.server";
-import { AppError, type FieldErrors } from "~/utils/errors";
+import { AppError, errorsAsFields, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
 import { throwIfAccessError } from "~/utils/ui.server";
@@ -41,6 +41,9 @@ function siteBody(form: FormData) {
   return body;
 }
 
+/** The /api body's `name` is the form's site name field (issue 31 #4: the message marked nothing). */
+const SITE_FIELD_OF_KEY = { name: "address.name" };
+
 /** Save (create or change, then the site again with "Site was saved.") or intent=delete (refused with the server's reason while in use). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user } = await requireStaff(context, request);
@@ -60,7 +63,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (!(e instanceof AppError)) throw e;
     const invalid = e.code === "invalid";
     if (siteId) await siteOfCustomer(context.db, customerId, siteId);
-    return data({ message: invalid ? SITE_MESSAGES.failed : e.message, errors: (invalid ? e.fieldErrors : {}) as FieldErrors, values: invalid ? siteBody(form) : null }, { status: e.status });
+    return data({ message: invalid ? SITE_MESSAGES.failed : e.message, errors: (invalid ? errorsAsFields(e.fieldErrors, SITE_FIELD_OF_KEY) : {}) as FieldErrors, values: invalid ? siteBody(form) : null }, { status: e.status });
   }
 }
 

@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Alerts } from "~/components/Alerts";
 import { FieldError, TextField, fieldAria, useFocusFirstInvalid } from "~/components/Field";
 import { requireStaff } from "~/modules/auth/guard.server";
@@ -56,6 +57,11 @@ export default function StoreSetup() {
   const errors: FieldErrors = result?.errors ?? {};
   const values = result && !saved ? result.values : null;
   const form = useFocusFirstInvalid(result?.errors);
+  const newKey = useRef<HTMLInputElement>(null);
+  // the key is shown this once: focus takes the person to it (issue 31 #9)
+  useEffect(() => {
+    if (saved?.apiKey) newKey.current?.focus();
+  }, [saved?.apiKey]);
   const heading = store ? `Online store: ${loaded.customerName}` : `Set up an online store: ${loaded.customerName}`;
   const alerts = saved ? [{ type: "success" as const, message: STORE_MESSAGES.saved }] : result?.message ? [{ type: "error" as const, message: result.message }] : [];
   const pick = (k: (typeof FIELDS)[number], fallback: string) => values?.[k] ?? fallback;
@@ -71,7 +77,7 @@ export default function StoreSetup() {
           <label htmlFor="new-api-key" className="label">
             API key (shown once)
           </label>
-          <input id="new-api-key" readOnly value={saved.apiKey} className="input font-mono" aria-describedby="new-api-key-hint" onFocus={(e) => e.currentTarget.select()} />
+          <input ref={newKey} id="new-api-key" readOnly value={saved.apiKey} className="input font-mono" aria-describedby="new-api-key-hint" onFocus={(e) => e.currentTarget.select()} />
           <p id="new-api-key-hint" className="text-sm text-slate-700">
             {STORE_MESSAGES.keyShownOnce} The cart sends it as <code>Authorization: Bearer &lt;key&gt;</code> to <code>/api/store/{saved.store.external_id}/rates</code>.
           </p>

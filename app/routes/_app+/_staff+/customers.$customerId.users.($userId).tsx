@@ -11,6 +11,9 @@ import { customerForStaff } from "~/modules/tenancy/customers.server";
 import { FLAGS, MESSAGES, MORE_FLAGS, assignableRoles } from "~/modules/users/admin";
 import { createUser, customerSites, getUser, unlockCustomerUser, updateUser } from "~/modules/users/admin.server";
 import { generatePassword } from "~/modules/users/generate-password";
+import { inheritedClockOf } from "~/modules/users/clock-default.server";
+import { localTime } from "~/modules/calendar/site-time";
+import { timeZones } from "~/modules/customers/sites";
 import { AppError, type FieldErrors } from "~/utils/errors";
 import { readPageForm } from "~/utils/http.server";
 import { pageId } from "~/utils/ids";
@@ -34,6 +37,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     return {
       customer: { id: customer.id, name: customer.name },
       user,
+      // the lock's time in the reader's clock, formatted here so the browser renders the same text
+      lockedLocal: user?.locked_at ? localTime(new Date(user.locked_at), actor.clock.timeZone, actor.clock.dateFormat) : null,
+      clock: { inherited: await inheritedClockOf(context.db, customerId, user), zones: timeZones() },
       sites: await customerSites(context.db, customerId),
       roles: assignableRoles(actor),
       superAdmin: isSuperAdmin(actor),
@@ -49,7 +55,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
 }
 
-const TEXT_FIELDS = ["email", "full_name", "phone_number", "zendesk_id", "role", "site_id", "password", "password_confirmation"] as const;
+const TEXT_FIELDS = ["email", "full_name", "phone_number", "zendesk_id", "role", "site_id", "password", "password_confirmation", "timezone", "date_format"] as const;
 
 /** The posted form as the schema's input: an unticked box is false, the token only from super admins' forms. */
 function bodyOf(form: FormData, superAdmin: boolean): Record<string, unknown> {
@@ -84,7 +90,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function UserEditor() {
-  const { customer, user, sites, roles, superAdmin, self, suggestedPassword, alerts, crumbs } = useLoaderData<typeof loader>();
+  const { customer, user, lockedLocal, clock, sites, roles, superAdmin, self, suggestedPassword, alerts, crumbs } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const form = useFocusFirstInvalid(result?.errors);
@@ -107,6 +113,8 @@ export default function UserEditor() {
       <Form key={arrival} ref={form} method="post" className="card space-y-3" aria-label={heading}>
         <UserFields
           user={user}
+          lockedLocal={lockedLocal}
+          clock={clock}
           values={(result?.values as Record<string, unknown> | undefined) ?? null}
           errors={result?.errors ?? {}}
           sites={sites}

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireStaff } from "~/modules/auth/guard.server";
-import { localTime, userSite } from "~/modules/calendar/site-time";
+import { localTime } from "~/modules/calendar/site-time";
 import { latestMessages } from "~/modules/mail/mailer.server";
 import { latestSmsMessages } from "~/modules/notifications/sms.server";
 
@@ -11,9 +11,8 @@ export const meta: MetaFunction = () => [{ title: "Mailbox · FreightDesk" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
   const [messages, texts] = await Promise.all([latestMessages(context.db), latestSmsMessages(context.db)]);
-  // times as the user's site reads them, the same text on the server and in the browser
-  const site = userSite(user);
-  const at = (d: Date) => ({ at: d.toISOString(), localAt: localTime(d, site?.timezone ?? null, site?.country ?? "AUSTRALIA") });
+  // times as the user reads them (their clock), the same text on the server and in the browser
+  const at = (d: Date) => ({ at: d.toISOString(), localAt: localTime(d, user.clock.timeZone, user.clock.dateFormat) });
   return {
     transport: context.mailer.transport,
     messages: messages.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, ...at(m.createdAt) })),

@@ -4,7 +4,9 @@ import { Alerts } from "~/components/Alerts";
 import { JobProgress } from "~/components/JobProgress";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { homeButtons } from "~/modules/auth/roles";
-import { todayIn } from "~/modules/calendar/site-time";
+import { userToday } from "~/modules/calendar/site-time";
+import { forPerson, formatDisplayDate, parseDisplayDate } from "~/modules/calendar/display-date";
+import { DatePicker } from "~/components/DatePicker";
 import { jobStatusFor } from "~/modules/jobs/jobs.server";
 import { replayCarriers, requestReplay } from "~/modules/tracking/replay.server";
 import { AppError, type FieldErrors } from "~/utils/errors";
@@ -25,7 +27,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireReplayer(context, request);
   const jobId = new URL(request.url).searchParams.get("job");
   const [carriers, job] = await Promise.all([replayCarriers(context.db), jobId ? jobStatusFor(context.db, user, jobId).catch(() => null) : null]);
-  return { carriers, today: todayIn(user.sites[0]?.timezone ?? null), job: job ? { id: jobId!, status: job } : null };
+  // the dates are typed in the user's format, starting at today in their zone (their clock, decision 032)
+  return { carriers, today: userToday(user), dateFormat: user.clock.dateFormat, job: job ? { id: jobId!, status: job } : null };
 }
 
 /** Either form: numbers (one a line, or separated by commas or spaces), or a carrier and despatch dates. */
@@ -33,19 +36,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireReplayer(context, request);
   const form = await readPageForm(request);
   const by = form.get("by");
-  const body = by === "carrier" ? { carrier: form.get("carrier"), fromDate: form.get("fromDate"), toDate: form.get("toDate") } : { consignmentNumbers: form.get("consignmentNumbers") ?? "" };
+  const format = user.clock.dateFormat;
+  const typed = { fromDate: String(form.get("fromDate") ?? ""), toDate: String(form.get("toDate") ?? "") };
+  const body =
+    by === "carrier"
+      ? { carrier: form.get("carrier"), fromDate: parseDisplayDate(typed.fromDate, format), toDate: parseDisplayDate(typed.toDate, format) }
+      : { consignmentNumbers: form.get("consignmentNumbers") ?? "" };
   try {
     const { job_id } = await requestReplay(context.db, context.queue, user, body);
     return redirect(`/manage_tracking?job=${job_id}`);
   } catch (error) {
     throwIfAccessError(error);
-    if (error instanceof AppError) return data({ by, errors: error.fieldErrors, message: error.message }, { status: error.status });
+    if (error instanceof AppError) {
+      // the messages name the format the person typed in, not the wire's YYYY-MM-DD
+      const errors = Object.fromEntries(Object.entries(error.fieldErrors ?? {}).map(([k, v]) => [k, v?.map((m) => forPerson(m, format))]));
+      return data({ by, errors, message: forPerson(error.message, format), values: typed }, { status: error.status });
+    }
     throw error;
   }
 }
 
 export default function ManageTracking() {
-  const { carriers, today, job } = useLoaderData<typeof loader>();
+  const { carriers, today, dateFormat, job } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const errors: FieldErrors = result?.errors ?? {};
@@ -94,7 +106,7 @@ export default function ManageTracking() {
               <label htmlFor="carrier" className="label">
                 Carrier
               </label>
-              <select id="carrier" name="carrier" className="input" aria-describedby={carrierErrors.carrier ? "carrier-error" : undefined}>
+              <select id="carrier" name="carrier" className="input" aria-invalid={carrierErrors.carrier ? true : undefined} aria-describedby={carrierErrors.carrier ? "carrier-error" : undefined}>
                 {carriers.map((c) => (
                   <option key={c.code} value={c.code}>
                     {c.name}
@@ -105,17 +117,35 @@ export default function ManageTracking() {
             </div>
             <div className="flex flex-wrap gap-2">
               <div>
-                <label htmlFor="fromDate" className="label">
-                  From
-                </label>
-                <input id="fromDate" name="fromDate" type="date" required defaultValue={today} className="input" aria-describedby={carrierErrors.fromDate ? "fromDate-error" : undefined} />
+                <DatePicker
+                  id="fromDate"
+                  name="fromDate"
+                  label="From"
+                  buttonLabel="Choose the from date"
+                  country={dateFormat}
+                  today={today}
+                  required
+                  className="w-48"
+                  defaultValue={result && "values" in result ? result.values?.fromDate : formatDisplayDate(today, dateFormat)}
+                  invalid={Boolean(carrierErrors.fromDate)}
+                  describedBy={carrierErrors.fromDate ? "fromDate-error" : undefined}
+                />
                 <FieldError id="fromDate-error" errors={carrierErrors.fromDate} />
               </div>
               <div>
-                <label htmlFor="toDate" className="label">
-                  To
-                </label>
-                <input id="toDate" name="toDate" type="date" required defaultValue={today} className="input" aria-describedby={carrierErrors.toDate ? "toDate-error" : undefined} />
+                <DatePicker
+                  id="toDate"
+                  name="toDate"
+                  label="To"
+                  buttonLabel="Choose the to date"
+                  country={dateFormat}
+                  today={today}
+                  required
+                  className="w-48"
+                  defaultValue={result && "values" in result ? result.values?.toDate : formatDisplayDate(today, dateFormat)}
+                  invalid={Boolean(carrierErrors.toDate)}
+                  describedBy={carrierErrors.toDate ? "toDate-error" : undefined}
+                />
                 <FieldError id="toDate-error" errors={carrierErrors.toDate} />
               </div>
             </div>

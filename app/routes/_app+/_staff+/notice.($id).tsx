@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { Alerts, type Alert } from "~/components/Alerts";
 import { DatePicker } from "~/components/DatePicker";
 import { TemplateEditor, templateEditorLinks } from "~/components/notifications/TemplateEditor";
-import { localDate, todayIn, userSite } from "~/modules/calendar/site-time";
+import { localDate, todayIn } from "~/modules/calendar/site-time";
 import { HEADER_MAX, MESSAGES, NOTICE_TAGS } from "~/modules/notices/admin";
 import { createNoticeForAdmin, getNoticeForAdmin, requireNoticeAdmin, updateNoticeForAdmin } from "~/modules/notices/admin.server";
 import { listCustomers } from "~/modules/tenancy/customers.server";
@@ -16,15 +16,15 @@ import { FieldError, TextField, fieldAria, useFocusFirstInvalid } from "~/compon
 export const links: LinksFunction = templateEditorLinks;
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.notice ? `${d.notice.header} · Notice` : "New notice"} · FreightDesk` }];
 
-/** /notice: a new notice (`?customer_id` chooses its customer); /notice/{id}: that one (404 when there is none). `?saved=1`: "Notice updated.". */
+/** /notice: a new notice (`?customer_id` chooses its customer); /notice/{id}: that one (404 when there is none). `?saved=1`: "Notice updated."; `?created=1`: "Notice created.". */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user } = await requireNoticeAdmin(context, request);
   const url = new URL(request.url);
-  const zone = userSite(user)?.timezone ?? null;
+  const { timeZone: zone, dateFormat } = user.clock;
   const customers = (await listCustomers(context.db, user)).map((c) => ({ id: c.id, name: c.name }));
-  const alerts: Alert[] = url.searchParams.has("saved") ? [{ type: "success", message: MESSAGES.updated }] : [];
+  const alerts: Alert[] = url.searchParams.has("created") ? [{ type: "success", message: MESSAGES.created }] : url.searchParams.has("saved") ? [{ type: "success", message: MESSAGES.updated }] : [];
   const wanted = Number(url.searchParams.get("customer_id"));
-  const defaults = { customerId: customers.some((c) => c.id === wanted) ? wanted : user.customer.id, publishDate: localDate(new Date(), zone, ""), today: todayIn(zone) };
+  const defaults = { customerId: customers.some((c) => c.id === wanted) ? wanted : user.customer.id, publishDate: localDate(new Date(), zone, dateFormat), today: todayIn(zone), dateFormat };
   if (!params.id) return { notice: null, customers, alerts, defaults };
   try {
     return { notice: await getNoticeForAdmin(context.db, user, pageId(params.id)), customers, alerts, defaults };
@@ -37,7 +37,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const FIELDS = ["header", "customer_id", "publish_at", "content"] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
-/** Save: creates or changes the notice, then shows it again with "Notice updated."; field errors per field. */
+/** Save: creates or changes the notice, then shows it again with "Notice created." or "Notice updated."; field errors per field. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user } = await requireNoticeAdmin(context, request);
   const id = params.id ? pageId(params.id) : null;
@@ -45,7 +45,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const values = Object.fromEntries(FIELDS.map((k) => [k, String(form.get(k) ?? "")])) as Values;
   try {
     const saved = id ? await updateNoticeForAdmin(context.db, user, id, values) : await createNoticeForAdmin(context.db, user, values);
-    return redirect(`/notice/${saved.id}?saved=1`);
+    return redirect(`/notice/${saved.id}?${id ? "saved" : "created"}=1`);
   } catch (e) {
     return formErrorData(e, "The notice was not saved: please correct the fields marked.", values);
   }
@@ -97,7 +97,7 @@ export default function NoticeEditor() {
             name="publish_at"
             label="Publish date"
             className="w-48"
-            country=""
+            country={defaults.dateFormat}
             today={defaults.today}
             defaultValue={values?.publish_at ?? notice?.publish_date ?? defaults.publishDate}
             invalid={fieldAria(errors, "publish_at")["aria-invalid"]}

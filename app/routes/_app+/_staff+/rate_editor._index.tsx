@@ -6,7 +6,7 @@ import { DatePicker } from "~/components/DatePicker";
 import { requireStaff } from "~/modules/auth/guard.server";
 import type { CurrentUser } from "~/modules/auth/current-user.server";
 import { formatDisplayDate, parseDisplayDate } from "~/modules/calendar/display-date";
-import { todayIn, userSite } from "~/modules/calendar/site-time";
+import { userToday } from "~/modules/calendar/site-time";
 import { listFuelLevies, saveFuelLevy } from "~/modules/rating/fuel-levies.server";
 import { referenceLists } from "~/modules/rating/lookups.server";
 import { RATE_CARD_COLUMNS } from "~/modules/rating/csv-columns";
@@ -19,10 +19,9 @@ import { readPageForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Rate editor · FreightDesk" }];
 
-/** Staff read and type dates in their current site's format. */
+/** Staff read and type dates in their own clock's format, today in their zone (decision 032). */
 function datesOf(user: CurrentUser) {
-  const site = userSite(user);
-  return { country: site?.country ?? "AUSTRALIA", today: todayIn(site?.timezone ?? null) };
+  return { country: user.clock.dateFormat, today: userToday(user) };
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useState } from "react";
 import { Alerts } from "~/components/Alerts";
 import { DatePicker } from "~/components/DatePicker";
-import { formatDisplayDate, parseDisplayDate, reexpressDate } from "~/modules/calendar/display-date";
+import { formatDisplayDate, parseDisplayDate } from "~/modules/calendar/display-date";
 import { requireStaff } from "~/modules/auth/guard.server";
 import { todayIn, userSite } from "~/modules/calendar/site-time";
 import type { Rate } from "~/modules/rating/engine";
@@ -17,8 +17,8 @@ const LINES = 3;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireStaff(context, request);
-  // each site's today: the despatch date is typed in the chosen site's format and may not be before it
-  return { sites: user.sites.map((s) => ({ ...s, today: todayIn(s.timezone) })), defaultSite: userSite(user)?.code ?? "", customer: user.customer.name };
+  // each site's today: the despatch date may not be before it; it is typed in the user's format (their clock)
+  return { sites: user.sites.map((s) => ({ ...s, today: todayIn(s.timezone) })), defaultSite: userSite(user)?.code ?? "", customer: user.customer.name, dateFormat: user.clock.dateFormat };
 }
 
 /** Staff type in a consignment and see every service's price with its full breakdown. */
@@ -34,9 +34,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     dangerous_goods: f[`items.${i}.dg`] === "on",
   })).filter((it, i) => i === 0 || it.quantity);
   try {
-    const country = user.sites.find((s) => s.code === f.site_code)?.country;
     const response = await rateConsignment(context.db, user, {
-      despatch_date: parseDisplayDate(f.despatch_date ?? "", country),
+      despatch_date: parseDisplayDate(f.despatch_date ?? "", user.clock.dateFormat),
       site_code: f.site_code,
       sender_locality: f.sender_locality,
       sender_postcode: f.sender_postcode,
@@ -128,12 +127,12 @@ function Breakdown({ rate, chosen, country }: { rate: Rate; chosen: boolean; cou
 }
 
 export default function PriceCheck() {
-  const { sites, defaultSite, customer } = useLoaderData<typeof loader>();
+  const { sites, defaultSite, customer, dateFormat } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const v = (result?.values ?? {}) as Record<string, string>;
   const [siteCode, setSiteCode] = useState(v.site_code ?? defaultSite);
   const site = sites.find((s) => s.code === siteCode) ?? sites[0];
-  const country = site?.country ?? "AUSTRALIA";
+  const country = dateFormat;
   const [date, setDate] = useState(v.despatch_date ?? formatDisplayDate(site?.today, country));
   const navigation = useNavigation();
   const errors = result?.errors ? Object.entries(result.errors).map(([field, messages]) => ({ type: "error" as const, message: `${field}: ${messages[0]}` })) : [];
@@ -155,8 +154,6 @@ export default function PriceCheck() {
               name="site_code"
               value={siteCode}
               onChange={(e) => {
-                // the date typed so far, written again in the new site's format
-                setDate((d) => reexpressDate(d, country, sites.find((s) => s.code === e.target.value)?.country));
                 setSiteCode(e.target.value);
               }}
               className="input"
