@@ -17,7 +17,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
+  // CI runs the fresh-machine half and the PostgreSQL half side by side on two cores: a test whose
+  // steps each passed in time (sign in, rate, save, print) once summed to 31 s against 30 s
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: ".tmp/playwright.json" }]],
   use: {
