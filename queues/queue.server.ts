@@ -22,6 +22,7 @@ import type { Mailer } from "../app/modules/mail/mailer.server";
 import type { Renderer } from "../app/modules/printing/renderer.server";
 import type { JobQueue } from "../app/modules/jobs/queue";
 import { startDispatcher, type Dispatcher } from "../app/modules/webhooks/dispatcher.server";
+import { startInsightRefresher } from "../app/modules/insight/rollup.server";
 import { JOBS, type JobName } from "./definitions";
 
 // the interface lives below the modules that use it (app/modules/jobs/queue.ts); re-exported for the callers above them
@@ -194,6 +195,8 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
   let sweeping: Promise<unknown> | null = null;
   // webhook deliveries: their own table is their queue, worked where the jobs are (docs/decisions/039)
   let webhooks: Dispatcher | null = null;
+  // the insight rollup's marked slices, recomputed where the jobs are (docs/decisions/042)
+  let insight: { stop(): Promise<void> } | null = null;
 
   const queue: JobQueue = {
     async enqueue(name, payload, options = {}) {
@@ -232,12 +235,14 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
       };
       sweep();
       webhooks = startDispatcher(database.db, deps.mailer);
+      insight = startInsightRefresher(database.db);
       sweeper = setInterval(sweep, (options.sweepSeconds ?? SWEEP_SECONDS) * 1000);
     },
 
     async stop() {
       if (sweeper) clearInterval(sweeper);
       await webhooks?.stop();
+      await insight?.stop();
       // a job the sweep resumed may run long: waited for as pg-boss waits for its own, then left to the next worker
       await Promise.race([sweeping, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });

@@ -21,3 +21,4 @@ export * from "./idempotency";
 export * from "./shipping-rules";
 export * from "./emissions";
 export * from "./webhooks";
+export * from "./insight";

@@ -12,7 +12,7 @@ test.describe("sign-in and landing", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("heading", { name: "New consignment" })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Home", "Consignments", "Manifests", "Quotes"]);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Home", "Consignments", "Manifests", "Quotes", "Insight"]);
   });
 
   test("the wanted path is restored after sign-in", async ({ page }) => {
@@ -28,7 +28,7 @@ test.describe("sign-in and landing", () => {
   test("a FINANCE user lands on /invoices_payable with the finance navigation", async ({ page }) => {
     await signIn(page, "finance@example.com");
     await expect(page).toHaveURL(/\/invoices_payable$/);
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Payable", "Reconciliations", "Receivable"]);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Payable", "Reconciliations", "Receivable", "Insight"]);
     await page.goto("/");
     await expect(page).toHaveURL(/\/invoices_payable$/);
   });

@@ -42,6 +42,7 @@ import { emissionsPaths, emissionsSchemas } from "./openapi-emissions";
 import { idempotencyParameters, idempotencyResponses, withIdempotencyKeys } from "./openapi-idempotency";
 // issue 34 item 1: webhooks, their calls and their events
 import { webhookEvents, webhookPaths } from "./openapi-webhooks";
+import { insightPaths } from "./openapi-insight";
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -307,6 +308,7 @@ export const openApiDocument = {
     ...reconciliationsListPaths,
     ...emissionsPaths,
     ...webhookPaths,
+    ...insightPaths,
   }),
   webhooks: webhookEvents,
 } as const;

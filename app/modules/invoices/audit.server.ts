@@ -29,10 +29,13 @@ export interface AuditFigures {
 export interface CarrierAudit extends AuditFigures {
   carrier_id: number | null;
   carrier_name: string;
+  /** YYYY-MM of the invoices' date, when asked for by month (the insight dashboard) */
+  month?: string;
 }
 
 interface Row {
   carrier_id: number | null;
+  month: string | null;
   carrier_name: string | null;
   lines: number;
   matched: number;
@@ -49,11 +52,12 @@ interface Row {
  * grouped by carrier. A line is matched automatically when its reconciliation is reconciled and
  * carries no note: every decision a person takes (accept, dispute, costs, rebill) needs one.
  */
-export async function carrierAudit(db: DbOrTx, scope: FinanceScope, where: SQL): Promise<CarrierAudit[]> {
+export async function carrierAudit(db: DbOrTx, scope: FinanceScope, where: SQL, options: { byMonth?: boolean } = {}): Promise<CarrierAudit[]> {
+  const month = options.byMonth ? sql`to_char(l.invoice_date, 'YYYY-MM')` : sql`null::text`;
   const rows = rowsOf<Row>(
     await db.execute(sql`
       with l as (
-        select d.id, d.invoice_id, d.carrier_id, d.consignment_number, d.total_cost, d.duplicate_of_detail_id,
+        select d.id, d.invoice_id, "invoices"."invoice_date", d.carrier_id, d.consignment_number, d.total_cost, d.duplicate_of_detail_id,
           r.state, coalesce(r.discrepancy_amount, 0) as discrepancy,
           r.id is not null and exists (select 1 from reconciliation_notes n where n.reconciliation_id = r.id) as decided
         from invoices
@@ -61,7 +65,7 @@ export async function carrierAudit(db: DbOrTx, scope: FinanceScope, where: SQL):
         left join reconciliations r on r.invoice_detail_id = d.id
         where "invoices"."accounting_type" = 'payable' and ${where} and ${lineScopeSql(scope)}
       )
-      select l.carrier_id, (select ca.name from carriers ca where ca.id = l.carrier_id) as carrier_name,
+      select l.carrier_id, ${month} as month, (select ca.name from carriers ca where ca.id = l.carrier_id) as carrier_name,
         count(*)::int as lines,
         count(*) filter (where l.state = 'reconciled' and not l.decided)::int as matched,
         coalesce(sum(l.discrepancy) filter (where l.discrepancy > 0 and not (l.state = 'reconciled' and not l.decided)), 0)::text as discrepancy_found,
@@ -73,12 +77,13 @@ export async function carrierAudit(db: DbOrTx, scope: FinanceScope, where: SQL):
         count(*) filter (where l.duplicate_of_detail_id is not null)::int as duplicates,
         coalesce(sum(l.total_cost) filter (where l.duplicate_of_detail_id is not null), 0)::text as duplicates_amount
       from l
-      group by l.carrier_id
-      order by l.carrier_id`),
+      group by l.carrier_id, 2
+      order by l.carrier_id, 2`),
   );
   return rows.map((r) => ({
     carrier_id: r.carrier_id ?? null,
     carrier_name: r.carrier_name ?? "No carrier",
+    ...(r.month ? { month: r.month } : {}),
     lines: Number(r.lines),
     matched_automatically: Number(r.matched),
     matched_automatically_pct: Number(r.lines) ? Math.round((Number(r.matched) / Number(r.lines)) * 1000) / 10 : null,
@@ -97,4 +102,34 @@ export async function invoiceAudit(db: DbOrTx, scope: FinanceScope, invoiceId: n
   if (!row) return NONE;
   const { carrier_id: _, carrier_name: __, ...figures } = row;
   return figures;
+}
+
+export interface DiscrepancyReason {
+  reason: string;
+  lines: number;
+  amount: number;
+}
+
+/**
+ * The reasons the comparison gave for the overcharges it did not pass (a reconciliation's reason
+ * categories), most money first: what the carriers most often bill above the rating, within the
+ * reader's lines. A line with two reasons counts under each.
+ */
+export async function discrepancyReasons(db: DbOrTx, scope: FinanceScope, where: SQL, limit = 8): Promise<DiscrepancyReason[]> {
+  const rows = rowsOf<{ reason: string; lines: number; amount: string }>(
+    await db.execute(sql`
+      select x.reason, count(*)::int as lines, sum(x.discrepancy)::text as amount
+      from (
+        select unnest(r.reason_categories) as reason, r.discrepancy_amount as discrepancy
+        from invoices
+        join invoice_details d on d.invoice_id = "invoices"."id"
+        join reconciliations r on r.invoice_detail_id = d.id
+        where "invoices"."accounting_type" = 'payable' and ${where} and ${lineScopeSql(scope)} and r.discrepancy_amount > 0
+          and not (r.state = 'reconciled' and not exists (select 1 from reconciliation_notes n where n.reconciliation_id = r.id))
+      ) x
+      group by x.reason
+      order by sum(x.discrepancy) desc, x.reason
+      limit ${limit}`),
+  );
+  return rows.map((r) => ({ reason: r.reason, lines: Number(r.lines), amount: Number(r.amount) }));
 }

@@ -5,20 +5,21 @@ const labels = (links: { label: string }[]) => links.map((l) => l.label);
 
 describe("navigation by view (spec 1 section 2)", () => {
   it("DESPATCHER (or no view): home, consignments, manifests, bookings, quotes", () => {
-    expect(labels(mainNavigation({ role: "despatcher", canBook: true }))).toEqual(["Home", "Consignments", "Manifests", "Bookings", "Quotes"]);
+    expect(labels(mainNavigation({ role: "despatcher", canBook: true }))).toEqual(["Home", "Consignments", "Manifests", "Bookings", "Quotes", "Insight"]);
     expect(labels(mainNavigation({ role: "despatcher", view: "DESPATCHER", canBook: true }))).toEqual([
       "Home",
       "Consignments",
       "Manifests",
       "Bookings",
       "Quotes",
+      "Insight",
     ]);
   });
   it("hides bookings without can_book (the route would send the user to /)", () => {
     expect(labels(mainNavigation({ role: "despatcher" }))).not.toContain("Bookings");
   });
   it("FINANCE: payable, reconciliations, receivable", () => {
-    expect(labels(mainNavigation({ role: "despatcher", view: "FINANCE" }))).toEqual(["Payable", "Reconciliations", "Receivable"]);
+    expect(labels(mainNavigation({ role: "despatcher", view: "FINANCE" }))).toEqual(["Payable", "Reconciliations", "Receivable", "Insight"]);
   });
   it("export needs can_export and reconciliation needs can_reconcile", () => {
     expect(labels(userMenu({ role: "despatcher" }))).toEqual(["Advanced search", "Configure printers", "Change password"]);

@@ -12,6 +12,7 @@ export function mainNavigation(u: AccessSubject): NavLink[] {
       { to: "/invoices_payable", label: "Payable" },
       { to: "/reconciliations", label: "Reconciliations" },
       { to: "/invoices_receivable", label: "Receivable" },
+      { to: "/insight", label: "Insight" },
     ];
   }
   return [
@@ -20,6 +21,8 @@ export function mainNavigation(u: AccessSubject): NavLink[] {
     { to: "/manifests", label: "Manifests" },
     ...(u.canBook ? [{ to: "/bookings", label: "Bookings" }] : []),
     { to: "/quotes", label: "Quotes" },
+    // the dashboards (issue 33): beyond the spec's list, for everyone, each reader's own figures
+    { to: "/insight", label: "Insight" },
   ];
 }
 

@@ -1,0 +1,306 @@
+/**
+ * The /insight figures (issue 33 item 2, docs/decisions/042): each section's charts worked out from
+ * the rollup (and, for the audit, the carrier invoice lines in the reader's scope), as chart data
+ * that the page draws, tabulates and offers as CSV, so the picture, its table and its file agree.
+ */
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { rowsOf } from "../../utils/sql-rows";
+import { carrierAudit, discrepancyReasons } from "../invoices/audit.server";
+import type { ReasonCategory } from "../reconciliation/compare";
+import { REASON_LABELS } from "../reconciliation/list-schemas";
+import { type InsightChart, ratio, roundTo, series, topWithOther } from "./charts";
+import { CURRENCIES, monthsOf, type InsightFilters, type Section } from "./filters";
+import { auditWhere, namesOf, rollupWhere, type InsightScope } from "./scope.server";
+
+type Num = string | number | null;
+const n = (v: Num) => (v == null ? 0 : Number(v));
+
+interface Totals {
+  consignments: Num;
+  rated: Num;
+  sell: Num;
+  buy: Num;
+  charge_kg: Num;
+  delivered: Num;
+  with_eta: Num;
+  on_time: Num;
+  first_attempt: Num;
+  with_enquiry: Num;
+  with_emissions: Num;
+  kg_co2e: Num;
+  tonne_km: Num;
+}
+
+/** Money sums only rows of the chosen currency; counts, weights and emissions take every row. */
+const measures = (currency: string) => sql`
+  sum(r.consignments)::int as consignments,
+  sum(r.rated) filter (where r.currency = ${currency})::int as rated,
+  sum(r.sell) filter (where r.currency = ${currency}) as sell,
+  sum(r.buy) filter (where r.currency = ${currency}) as buy,
+  sum(r.charge_kg) filter (where r.currency = ${currency}) as charge_kg,
+  sum(r.delivered)::int as delivered, sum(r.with_eta)::int as with_eta, sum(r.on_time)::int as on_time,
+  sum(r.first_attempt)::int as first_attempt, sum(r.with_enquiry)::int as with_enquiry,
+  sum(r.with_emissions)::int as with_emissions, sum(r.kg_co2e) as kg_co2e, sum(r.tonne_km) as tonne_km`;
+
+export interface InsightPage {
+  section: Section;
+  currency: string;
+  /** currencies the scope holds consignments in, most first: the page offers a switch when more than one */
+  currencies: string[];
+  headline: { consignments: number; on_time_pct: number | null; sell: number; kg_co2e: number; without_emissions: number };
+  charts: InsightChart[];
+  /** the audit section is for finance users; null when the reader may not see it */
+  auditAllowed: boolean;
+}
+
+export async function insightFigures(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightPage> {
+  const where = rollupWhere(scope, f);
+  const held = rowsOf<{ currency: string; n: number }>(
+    await db.execute(sql`select r.currency, sum(r.consignments)::int as n from insight_daily r where ${where} group by 1 order by 2 desc, 1`),
+  );
+  const currencies = held.map((h) => h.currency);
+  const currency = f.currency ?? currencies[0] ?? CURRENCIES[0];
+  const [total] = rowsOf<Totals>(await db.execute(sql`select ${measures(currency)} from insight_daily r where ${where}`));
+  const headline = {
+    consignments: n(total?.consignments ?? 0),
+    on_time_pct: ratio(n(total?.on_time ?? 0), n(total?.with_eta ?? 0)),
+    sell: roundTo(n(total?.sell ?? 0), 2),
+    kg_co2e: roundTo(n(total?.kg_co2e ?? 0), 1),
+    without_emissions: n(total?.consignments ?? 0) - n(total?.with_emissions ?? 0),
+  };
+  const base = { section: f.section, currency, currencies, headline, auditAllowed: scope.finance != null };
+  switch (f.section) {
+    case "performance":
+      return { ...base, charts: await performanceCharts(db, where) };
+    case "spend":
+      return { ...base, charts: await spendCharts(db, where, scope, f, currency) };
+    case "audit":
+      return { ...base, charts: scope.finance ? await auditCharts(db, scope, f) : [] };
+    case "emissions":
+      return { ...base, charts: await emissionsCharts(db, where, f) };
+  }
+}
+
+async function byCarrier(db: DbOrTx, where: ReturnType<typeof rollupWhere>, currency = "AUD") {
+  const rows = rowsOf<Totals & { carrier_id: number | null }>(
+    await db.execute(sql`select r.carrier_id, ${measures(currency)} from insight_daily r where ${where} group by 1 order by sum(r.consignments) desc, 1`),
+  );
+  const names = await namesOf(
+    db,
+    rows.flatMap((r) => (r.carrier_id != null ? [r.carrier_id] : [])),
+    [],
+  );
+  return rows.map((r) => ({ ...r, name: r.carrier_id != null ? (names.carrier.get(r.carrier_id) ?? `Carrier ${r.carrier_id}`) : "No carrier" }));
+}
+
+async function performanceCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>): Promise<InsightChart[]> {
+  const carriers = await byCarrier(db, where);
+  const lanes = rowsOf<{ lane: string; transit_days: number; n: number }>(
+    await db.execute(sql`
+      select r.from_region || '-' || r.to_region as lane, least(r.transit_days, 10) as transit_days, sum(r.delivered)::int as n
+      from insight_daily r where ${where} and r.transit_days is not null and r.from_region <> '' and r.to_region <> ''
+      group by 1, 2`),
+  );
+  const busiest = [...lanes.reduce((m, l) => m.set(l.lane, (m.get(l.lane) ?? 0) + n(l.n)), new Map<string, number>())]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 4)
+    .map(([lane]) => lane);
+  const days = Array.from({ length: 11 }, (_, i) => i);
+  return [
+    {
+      id: "carrier-performance",
+      category: "Carrier",
+      title: "Carrier performance",
+      description:
+        "For each carrier: the share of delivered consignments delivered on or before their estimated delivery date, the share delivered at the first attempt, and the share of consignments with an enquiry.",
+      kind: "bar",
+      data: {
+        unit: "percent",
+        categories: carriers.map((c) => c.name),
+        series: [
+          series("on_time", "On time", carriers.map((c) => ratio(n(c.on_time), n(c.with_eta)))),
+          series("first_attempt", "First attempt", carriers.map((c) => ratio(n(c.first_attempt), n(c.delivered)))),
+          series("with_enquiry", "With an enquiry", carriers.map((c) => ratio(n(c.with_enquiry), n(c.consignments)))),
+        ],
+      },
+    },
+    {
+      id: "transit-days",
+      category: "Transit days",
+      title: "Transit days by lane",
+      description: "How many delivered consignments took each number of days from despatch to delivery, on the four busiest lanes (state to state). 10 counts ten days or more.",
+      kind: "bar",
+      data: {
+        unit: "number",
+        categories: days.map((d) => (d === 10 ? "10+ days" : d === 1 ? "1 day" : `${d} days`)),
+        series: busiest.map((lane) =>
+          series(
+            lane,
+            lane,
+            days.map((d) => n(lanes.find((l) => l.lane === lane && Number(l.transit_days) === d)?.n ?? 0)),
+          ),
+        ),
+      },
+    },
+  ];
+}
+
+async function spendCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>, scope: InsightScope, f: InsightFilters, currency: string): Promise<InsightChart[]> {
+  const months = monthsOf(f.from, f.to);
+  const monthly = rowsOf<Totals & { month: string }>(
+    await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, ${measures(currency)} from insight_daily r where ${where} group by 1`),
+  );
+  const at = (m: string) => monthly.find((r) => r.month === m);
+  const carriers = await byCarrier(db, where, currency);
+  const services = rowsOf<Totals & { service_id: number | null }>(
+    await db.execute(sql`select r.service_id, ${measures(currency)} from insight_daily r where ${where} and r.currency = ${currency} group by 1 order by sum(r.sell) desc nulls last, 1 limit 12`),
+  );
+  const names = await namesOf(db, [], services.flatMap((s) => (s.service_id != null ? [s.service_id] : [])));
+  const serviceName = (id: number | null) => (id != null ? (names.service.get(id) ?? `Service ${id}`) : "No service");
+  const buySeries = (rows: (Totals | undefined)[]) =>
+    scope.seesBuy
+      ? [series("buy", "Buy", rows.map((r) => (r ? roundTo(n(r.buy), 2) : null))), series("margin", "Margin", rows.map((r) => (r ? roundTo(n(r.sell) - n(r.buy), 2) : null)))]
+      : [];
+  const money = { unit: "money" as const, currency };
+  return [
+    {
+      id: "spend-month",
+      category: "Month",
+      title: `Freight spend by month (${currency})`,
+      description: scope.seesBuy
+        ? `What customers were charged (sell), what the carriers charge (buy) and the margin, per month of despatch, excluding GST, in ${currency}.`
+        : `What your consignments were charged per month of despatch, excluding GST, in ${currency}.`,
+      kind: "line",
+      data: { ...money, categories: months, series: [series("sell", "Sell", months.map((m) => (at(m) ? roundTo(n(at(m)!.sell), 2) : null))), ...buySeries(months.map(at))] },
+    },
+    {
+      id: "spend-carrier",
+      category: "Carrier",
+      title: `Freight spend by carrier (${currency})`,
+      description: `The period's charges per carrier, excluding GST, in ${currency}.`,
+      kind: "bar",
+      data: { ...money, categories: carriers.map((c) => c.name), series: [series("sell", "Sell", carriers.map((c) => roundTo(n(c.sell), 2))), ...buySeries(carriers)] },
+    },
+    {
+      id: "cost-per-consignment",
+      category: "Service",
+      title: `Cost per consignment by service (${currency})`,
+      description: `The average charge of a rated consignment, excluding GST, for the twelve services charged most, in ${currency}.`,
+      kind: "bar",
+      data: { ...money, categories: services.map((s) => serviceName(s.service_id)), series: [series("per_consignment", "Per consignment", services.map((s) => ratio(n(s.sell), n(s.rated), 1, 2)))] },
+    },
+    {
+      id: "cost-per-kg",
+      category: "Service",
+      title: `Cost per kg by service (${currency})`,
+      description: `The charge per kilogram of charge weight, excluding GST, for the same services, in ${currency}.`,
+      kind: "bar",
+      data: { ...money, categories: services.map((s) => serviceName(s.service_id)), series: [series("per_kg", "Per kg", services.map((s) => ratio(n(s.sell), n(s.charge_kg), 1, 2)))] },
+    },
+  ];
+}
+
+async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightChart[]> {
+  const where = auditWhere(f);
+  const months = monthsOf(f.from, f.to);
+  const [byMonth, reasons] = [await carrierAudit(db, scope.finance!, where, { byMonth: true }), await discrepancyReasons(db, scope.finance!, where)];
+  const perMonth = months.map((m) => byMonth.filter((r) => r.month === m));
+  const sum = (rows: typeof byMonth, pick: (r: (typeof byMonth)[number]) => number) => (rows.length ? roundTo(rows.reduce((s, r) => s + pick(r), 0), 2) : null);
+  const carriers = topWithOther(byMonth.map((r) => ({ key: r.carrier_name, weight: r.lines })), 5);
+  return [
+    {
+      id: "audit-money",
+      category: "Month",
+      title: "What the invoice audit found and won back",
+      description:
+        "Per month of carrier invoice: overcharges found on lines the comparison did not pass, the overcharge on lines now disputed, credits the carriers issued since for contested lines, and duplicate lines caught at import.",
+      kind: "bar",
+      data: {
+        unit: "money",
+        categories: months,
+        series: [
+          series("discrepancy_found", "Discrepancy found", perMonth.map((rows) => sum(rows, (r) => r.discrepancy_found))),
+          series("disputed", "Disputed", perMonth.map((rows) => sum(rows, (r) => r.disputed))),
+          series("recovered", "Recovered", perMonth.map((rows) => sum(rows, (r) => r.recovered))),
+          series("duplicates", "Duplicates caught", perMonth.map((rows) => sum(rows, (r) => r.duplicates_caught.amount))),
+        ],
+      },
+    },
+    {
+      id: "audit-matched",
+      category: "Month",
+      title: "Lines matched automatically",
+      description: "Per carrier and month of carrier invoice, the share of invoice lines the reconcile job passed within the thresholds, with no person involved.",
+      kind: "line",
+      data: {
+        unit: "percent",
+        categories: months,
+        series: carriers.map((c) =>
+          series(
+            c,
+            c,
+            perMonth.map((rows) => {
+              const mine = rows.filter((r) => r.carrier_name === c);
+              return mine.length ? ratio(mine.reduce((s, r) => s + r.matched_automatically, 0), mine.reduce((s, r) => s + r.lines, 0)) : null;
+            }),
+          ),
+        ),
+      },
+    },
+    {
+      id: "audit-reasons",
+      category: "Reason",
+      title: "Top discrepancy reasons",
+      description: "Why the comparison did not pass the carriers' overcharges, by the overcharge on those lines (a line with two reasons counts under each).",
+      kind: "bar",
+      data: { unit: "money", categories: reasons.map((r) => REASON_LABELS[r.reason as ReasonCategory] ?? r.reason), series: [series("amount", "Overcharge", reasons.map((r) => roundTo(r.amount, 2)))] },
+    },
+  ];
+}
+
+async function emissionsCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>, f: InsightFilters): Promise<InsightChart[]> {
+  const months = monthsOf(f.from, f.to);
+  const monthly = rowsOf<{ month: string; mode: string | null; kg: Num }>(
+    await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, r.mode, sum(r.kg_co2e) as kg from insight_daily r where ${where} group by 1, 2`),
+  );
+  const modes = [...new Set(monthly.map((r) => r.mode ?? "unknown"))].sort();
+  const carriers = await byCarrier(db, where);
+  const label = (mode: string) => (mode === "unknown" ? "No mode" : mode[0]!.toUpperCase() + mode.slice(1));
+  return [
+    {
+      id: "emissions-month",
+      category: "Month",
+      title: "Emissions by month and mode",
+      description: "Well-to-wheel kilograms of CO2e of the period's consignments per month of despatch, by how the freight travelled (ISO 14083, the GLEC Framework).",
+      kind: "stacked",
+      data: {
+        unit: "kg",
+        categories: months,
+        series: modes.map((mode) =>
+          series(
+            mode,
+            label(mode),
+            months.map((m) => roundTo(n(monthly.find((r) => r.month === m && (r.mode ?? "unknown") === mode)?.kg ?? 0), 1)),
+          ),
+        ),
+      },
+    },
+    {
+      id: "emissions-carrier",
+      category: "Carrier",
+      title: "Emissions by carrier",
+      description: "Kilograms of CO2e per carrier over the period.",
+      kind: "bar",
+      data: { unit: "kg", categories: carriers.map((c) => c.name), series: [series("kg_co2e", "kg CO2e", carriers.map((c) => roundTo(n(c.kg_co2e), 1)))] },
+    },
+    {
+      id: "emissions-intensity",
+      category: "Carrier",
+      title: "Emissions per tonne-kilometre by carrier",
+      description: "Grams of CO2e per tonne-kilometre: each carrier's emissions over the tonnes it carried times the distance.",
+      kind: "bar",
+      data: { unit: "number", categories: carriers.map((c) => c.name), series: [series("g_per_tkm", "g CO2e per tonne-km", carriers.map((c) => ratio(n(c.kg_co2e) * 1000, n(c.tonne_km), 1, 1)))] },
+    },
+  ];
+}

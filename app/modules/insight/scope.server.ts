@@ -1,0 +1,88 @@
+/**
+ * Whose figures a reader of /insight gets (issue 33 item 2): staff any customer's, or every
+ * customer's together; a customer's users their own customer's, from their own sites. An id in the
+ * filters the reader may not see is refused (404, the same answer as an id that does not exist), so
+ * the page cannot be used to learn which ids exist.
+ */
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client.server";
+import { carriers, customers, services, sites } from "../../../db/schema";
+import type { CurrentUser } from "../auth/current-user.server";
+import { isAdmin } from "../auth/roles";
+import { canUseFinance, financeScope, type FinanceScope } from "../invoices/access";
+import { AppError } from "../../utils/errors";
+import { INSIGHT_MESSAGES, type InsightFilters } from "./filters";
+
+export interface InsightScope {
+  staff: boolean;
+  /** null: every customer (staff without a customer filter) */
+  customerId: number | null;
+  /** null: every site of the customer(s) */
+  siteIds: number[] | null;
+  /** the audit's lines: null when the reader has no finance permission (the audit section is not shown) */
+  finance: FinanceScope | null;
+  /** buy prices and margin: the provider's staff only */
+  seesBuy: boolean;
+}
+
+const refuse = (field: string, what: string) => new AppError("not_found", INSIGHT_MESSAGES.notYours(what), { [field]: [INSIGHT_MESSAGES.notYours(what)] });
+
+export async function insightScope(db: DbOrTx, user: CurrentUser, f: InsightFilters): Promise<InsightScope> {
+  const staff = isAdmin(user);
+  let customerId: number | null;
+  if (staff) {
+    customerId = f.customerId;
+    if (customerId != null && !(await db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId))).length) throw refuse("customer_id", "Customer");
+  } else {
+    if (f.customerId != null && f.customerId !== user.customer.id) throw refuse("customer_id", "Customer");
+    customerId = user.customer.id;
+  }
+  let siteIds: number[] | null = staff ? null : user.siteIds;
+  if (f.siteId != null) {
+    const ok = staff
+      ? (await db.select({ id: sites.id }).from(sites).where(customerId != null ? and(eq(sites.id, f.siteId), eq(sites.customerId, customerId)) : eq(sites.id, f.siteId))).length > 0
+      : user.siteIds.includes(f.siteId);
+    if (!ok) throw refuse("site_id", "Site");
+    siteIds = [f.siteId];
+  }
+  if (f.carrierId != null && !(await db.select({ id: carriers.id }).from(carriers).where(eq(carriers.id, f.carrierId))).length) throw refuse("carrier_id", "Carrier");
+  if (f.serviceId != null && !(await db.select({ id: services.id }).from(services).where(eq(services.id, f.serviceId))).length) throw refuse("service_id", "Service");
+  const finance = canUseFinance(user) ? financeScope(user) : null;
+  return { staff, customerId, siteIds, finance: finance && customerId != null && finance.kind === "all" ? { kind: "customer", customerId } : finance, seesBuy: staff };
+}
+
+/** The rollup rows (alias r) a scope and its filters pick, money aside (see moneyWhere). */
+export function rollupWhere(scope: InsightScope, f: InsightFilters): SQL {
+  const parts: SQL[] = [sql`r.day between ${f.from} and ${f.to}`];
+  if (scope.customerId != null) parts.push(sql`r.customer_id = ${scope.customerId}`);
+  if (scope.siteIds) parts.push(scope.siteIds.length ? sql`r.site_id in (${sql.join(scope.siteIds.map((s) => sql`${s}`), sql`, `)})` : sql`false`);
+  if (f.carrierId != null) parts.push(sql`r.carrier_id = ${f.carrierId}`);
+  if (f.serviceId != null) parts.push(sql`r.service_id = ${f.serviceId}`);
+  if (f.lane) parts.push(sql`r.from_region = ${f.lane.from} and r.to_region = ${f.lane.to}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** The carrier invoice lines (alias d, on "invoices") the audit reads for this scope and these filters. */
+export function auditWhere(f: InsightFilters): SQL {
+  // a finance user reads all their customer's lines (decision 022), whatever sites they send from: only a chosen site narrows them
+  const parts: SQL[] = [sql`"invoices"."invoice_date" between ${f.from} and ${f.to}`];
+  if (f.siteId != null) parts.push(sql`d.site_id = ${f.siteId}`);
+  if (f.carrierId != null) parts.push(sql`d.carrier_id = ${f.carrierId}`);
+  if (f.serviceId != null) parts.push(sql`d.service_id = ${f.serviceId}`);
+  if (f.lane) parts.push(sql`upper(d.sender_region) = ${f.lane.from} and upper(d.receiver_region) = ${f.lane.to}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** Names of the carriers and services the figures mention, in one read each. */
+export async function namesOf(db: DbOrTx, carrierIds: number[], serviceIds: number[]) {
+  const [cs, ss] = await Promise.all([
+    carrierIds.length ? db.select({ id: carriers.id, name: carriers.name }).from(carriers).where(inArray(carriers.id, carrierIds)) : Promise.resolve([]),
+    serviceIds.length
+      ? db.select({ id: services.id, name: services.name, carrier: carriers.name }).from(services).innerJoin(carriers, eq(carriers.id, services.carrierId)).where(inArray(services.id, serviceIds))
+      : Promise.resolve([]),
+  ]);
+  return {
+    carrier: new Map(cs.map((c) => [c.id, c.name])),
+    service: new Map(ss.map((s) => [s.id, `${s.carrier} · ${s.name}`])),
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * The insight dashboards (issue 33 items 2 and 4, docs/decisions/042): the figures /api/insight,
+ * /insight and /insight.csv answer from the rollup equal direct queries over generated
+ * consignments, tracking events, enquiries, emissions and invoice lines; the rollup follows
+ * changes through its marks and equals a rebuild from nothing; each reader sees their own.
+ */
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { carriers, customers, invoiceDetails, invoices, reconciliationNotes, reconciliations, services, sites, users, userSites } from "../../db/schema";
+import { seedDemo } from "../../db/seed/demo";
+import { todayIn } from "../../app/modules/calendar/site-time";
+import { rebuildInsight, refreshInsight } from "../../app/modules/insight/rollup.server";
+import { rowsOf } from "../../app/utils/sql-rows";
+import { signInAll, startTestServer, type Client, type TestServer } from "../support/server";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read loosely and asserted field by field
+type Json = Record<string, any>;
+
+let server: TestServer;
+const EMAILS = { admin: "admin@example.com", despatcher: "despatcher@example.com", finance: "finance@example.com", tester: "tester@example.com" } as const;
+const c = {} as Record<keyof typeof EMAILS, Client>;
+const ids = { acme: 0, testco: 0, mel: 0, lax: 0, tst: 0, auspost: 0, northline: 0, services: [] as number[] };
+const today = todayIn("Australia/Melbourne");
+const day = (back: number) => new Date(Date.parse(`${today}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+const FROM = day(70);
+const TO = today;
+const period = `from=${FROM}&to=${TO}`;
+const COUNTED = `('despatching','despatch_processing','despatched','booked','in_transit','delivered','delivered_with_pod','partial_delivery','failed_delivery','on_board_for_delivery','picked_up')`;
+
+/** The refresher until it has run (the lock may be held a moment by another pass). */
+async function refreshed() {
+  for (let i = 0; i < 50; i++) if ((await refreshInsight(server.db)).ran) return;
+  throw new Error("the insight refresher never got its lock");
+}
+
+const q = async <T>(text: string) => rowsOf<T>(await server.db.execute(sql.raw(text)));
+
+/** Consignments of one customer and site, every state, service, lane and weight in rotation. */
+async function generate(customer: number, site: number, prefix: string, count: number, from: number, to: number) {
+  await server.db.execute(sql`
+    insert into consignments (customer_id, site_id, state, despatch_date, service_id, sender_address_id, receiver_address_id,
+      estimated_delivery_date, rating_detail, consignment_number)
+    select ${customer}::int, ${site}::int,
+      (array['delivered','in_transit','despatched','delivered_with_pod','open','cancelled','delivered'])[1 + g % 7],
+      ${day(60)}::date + (g % 55),
+      (${`{${ids.services.join(",")}}`}::int[])[1 + g % ${ids.services.length}::int],
+      ${from}::int, case when g % 3 = 0 then ${to}::int else ${from}::int end,
+      case when g % 11 = 0 then null else ${day(60)}::date + (g % 55) + (g % 4) end,
+      jsonb_build_object('total_sell', 10 + (g % 7) * 3.5, 'total_buy', 8 + (g % 5) * 2.25, 'charge_weight', 1 + (g % 9) * 2.5, 'som', 'metric'),
+      ${prefix}::text || g
+    from generate_series(1, ${count}) g`);
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await seedDemo(server.db);
+  const customer = async (code: string) => (await server.db.select().from(customers).where(eq(customers.code, code)))[0]!.id;
+  const site = async (code: string) => (await server.db.select().from(sites).where(eq(sites.code, code)))[0]!.id;
+  ids.acme = await customer("ACME");
+  ids.testco = await customer("TESTCO");
+  ids.mel = await site("MEL");
+  ids.lax = await site("LAX");
+  ids.tst = await site("TST");
+  const carrier = async (code: string) => (await server.db.select().from(carriers).where(eq(carriers.code, code)))[0]!.id;
+  ids.auspost = await carrier("auspost");
+  ids.northline = await carrier("NORTHLINE");
+  ids.services = (await server.db.select({ id: services.id }).from(services).orderBy(services.id)).slice(0, 3).map((s) => s.id);
+  // the tester (TESTCO) sends from TESTCO's site
+  const [tester] = await server.db.select().from(users).where(eq(users.email, EMAILS.tester));
+  await server.db.insert(userSites).values({ userId: tester!.id, siteId: ids.tst });
+
+  const address = async (customer: number, region: string) =>
+    rowsOf<{ id: number }>(await server.db.execute(sql`insert into addresses (customer_id, is_recipient, name, region, country) values (${customer}, false, ${`In ${region}`}, ${region}, 'AUSTRALIA') returning id`))[0]!.id;
+  const [vic, nsw, qld, tvic, tnsw] = [await address(ids.acme, "VIC"), await address(ids.acme, "NSW"), await address(ids.acme, "QLD"), await address(ids.testco, "VIC"), await address(ids.testco, "NSW")];
+  await generate(ids.acme, ids.mel, "INS", 240, vic, nsw);
+  await generate(ids.acme, ids.mel, "INQ", 60, nsw, qld);
+  await generate(ids.acme, ids.lax, "INU", 30, vic, nsw); // sent from the United States: dollars of another currency
+  await generate(ids.testco, ids.tst, "INT", 90, tvic, tnsw);
+  // delivered events 0 to 4 days after despatch; a failed attempt first on every third; enquiries on every seventh
+  await server.db.execute(sql`
+    insert into tracking_events (consignment_id, event, carrier_event, event_time, event_date, source)
+    select c.id, 'delivered', 'DEL', (c.despatch_date + (c.id % 5))::timestamp + interval '10 hours', c.despatch_date + (c.id % 5), 'api'
+    from consignments c where c.consignment_number like 'IN%' and c.state in ('delivered', 'delivered_with_pod')`);
+  await server.db.execute(sql`
+    insert into tracking_events (consignment_id, event, carrier_event, event_time, event_date, source)
+    select c.id, 'failed_delivery', 'FAIL', (c.despatch_date + (c.id % 5))::timestamp + interval '8 hours', c.despatch_date + (c.id % 5), 'api'
+    from consignments c where c.consignment_number like 'IN%' and c.state in ('delivered', 'delivered_with_pod') and c.id % 3 = 0`);
+  await server.db.execute(sql`
+    insert into tickets (customer_id, consignment_id, full_name, email, subject)
+    select c.customer_id, c.id, 'Ena Quirer', 'ena@example.net', 'Where is it?' from consignments c where c.consignment_number like 'IN%' and c.id % 7 = 0`);
+  await server.db.execute(sql`
+    insert into consignment_emissions (consignment_id, customer_id, carrier_id, mode, kg_co2e, tonnes, km, method_version)
+    select c.id, c.customer_id, s.carrier_id, s.transport_mode, (c.id % 13) * 1.5, (c.id % 13) * 0.01, 700, 'test'
+    from consignments c join services s on s.id = c.service_id where c.consignment_number like 'IN%' and c.id % 2 = 0`);
+
+  // the audit: one carrier invoice with both customers' lines, and a credit since for two contested ones
+  const invoice = async (number: string, date: string, lines: Array<{ con: string; customer: number; total: string }>) => {
+    const [inv] = await server.db.insert(invoices).values({ accountingType: "payable", invoiceNumber: number, invoiceDate: date, carrierId: ids.auspost, state: "allocated" }).returning();
+    return server.db
+      .insert(invoiceDetails)
+      .values(lines.map((l, i) => ({ invoiceId: inv!.id, lineNumber: i + 1, carrierId: ids.auspost, consignmentNumber: l.con, customerId: l.customer, state: "allocated", totalCost: l.total })))
+      .returning();
+  };
+  const audited = await invoice("INSIGHT-1", day(20), [
+    { con: "AUD1", customer: ids.acme, total: "11.00" },
+    { con: "AUD2", customer: ids.acme, total: "22.00" },
+    { con: "AUD3", customer: ids.testco, total: "33.00" },
+  ]);
+  const rec = async (i: number, state: "reconciled" | "disputed", discrepancy: string, reasons: string[], note?: string) => {
+    const [r] = await server.db.insert(reconciliations).values({ invoiceDetailId: audited[i]!.id, customerId: audited[i]!.customerId, carrierId: ids.auspost, state, discrepancyAmount: discrepancy, reasonCategories: reasons }).returning();
+    if (note) await server.db.insert(reconciliationNotes).values({ reconciliationId: r!.id, text: note });
+  };
+  await rec(0, "reconciled", "0.10", []);
+  await rec(1, "disputed", "6.00", ["surcharge"], "Disputed");
+  await rec(2, "disputed", "50.00", ["zone", "incorrect_rate"], "Disputed");
+  await invoice("INSIGHT-2", day(10), [
+    { con: "AUD2", customer: ids.acme, total: "-4.00" },
+    { con: "AUD3", customer: ids.testco, total: "-30.00" },
+  ]);
+  await server.db.update(users).set({ canReconcile: true }).where(eq(users.email, EMAILS.finance));
+  Object.assign(c, await signInAll(server.url, EMAILS));
+  await refreshed();
+}, 180_000);
+afterAll(() => server.close());
+
+/** a rounded figure against the unrounded direct one: within half a unit of its last place */
+const near = (figure: number | null, direct: string | null, places: number) => {
+  if (direct == null) return expect(figure).toBeNull();
+  expect(Math.abs(Number(figure) - Number(direct))).toBeLessThanOrEqual(0.5 / 10 ** places + 1e-9);
+};
+const chart = (body: Json, id: string) => (body.charts as Json[]).find((ch) => ch.id === id)!;
+const valueOf = (ch: Json, category: string, key: string) => ch.data.series.find((s: Json) => s.key === key).values[ch.data.categories.indexOf(category)];
+
+describe("the figures equal a direct query over the consignments", () => {
+  it("on-time, first-attempt and enquiry shares per carrier", async () => {
+    const res = await c.admin.json<Json>(`/api/insight?${period}`);
+    expect(res.status).toBe(200);
+    const direct = await q<{ name: string; on_time: string | null; first: string | null; enquiry: string }>(`
+      select ca.name,
+        (100.0 * count(*) filter (where d.on <= c.estimated_delivery_date) / nullif(count(*) filter (where d.on is not null and c.estimated_delivery_date is not null), 0))::text as on_time,
+        (100.0 * count(*) filter (where d.on is not null and d.failed is null) / nullif(count(*) filter (where d.on is not null or c.state in ('delivered','delivered_with_pod')), 0))::text as first,
+        (100.0 * count(*) filter (where exists (select 1 from tickets t where t.consignment_id = c.id)) / count(*))::text as enquiry
+      from consignments c join services s on s.id = c.service_id join carriers ca on ca.id = s.carrier_id
+      left join (select consignment_id, min(event_date) filter (where event = 'delivered') as on, min(event_date) filter (where event = 'failed_delivery') as failed
+                 from tracking_events group by 1) d on d.consignment_id = c.id
+      where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}' and c.active and not c.is_quote
+      group by ca.name`);
+    expect(direct.length).toBeGreaterThan(1);
+    const perf = chart(res.body, "carrier-performance");
+    for (const row of direct) {
+      near(valueOf(perf, row.name, "on_time"), row.on_time, 1);
+      near(valueOf(perf, row.name, "first_attempt"), row.first, 1);
+      near(valueOf(perf, row.name, "with_enquiry"), row.enquiry, 1);
+    }
+    const [all] = await q<{ n: number }>(`select count(*)::int as n from consignments c where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}'`);
+    expect(res.body.headline.consignments).toBe(all!.n);
+  });
+
+  it("cost per kg and per consignment by service, in the currency asked for and never summed across currencies", async () => {
+    const res = await c.admin.json<Json>(`/api/insight?${period}&section=spend&currency=AUD`);
+    expect(res.body.currencies).toEqual(["AUD", "USD"]);
+    const direct = await q<{ name: string; per_kg: string; per_con: string }>(`
+      select ca.name || ' · ' || s.name as name,
+        (sum((c.rating_detail->>'total_sell')::numeric) / sum((c.rating_detail->>'charge_weight')::numeric))::text as per_kg,
+        (sum((c.rating_detail->>'total_sell')::numeric) / count(*))::text as per_con
+      from consignments c join services s on s.id = c.service_id join carriers ca on ca.id = s.carrier_id
+      where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}' and c.site_id <> ${ids.lax}
+      group by 1`);
+    expect(direct.length).toBeGreaterThan(1);
+    const perKg = chart(res.body, "cost-per-kg");
+    const perCon = chart(res.body, "cost-per-consignment");
+    for (const row of direct) {
+      near(valueOf(perKg, row.name, "per_kg"), row.per_kg, 2);
+      near(valueOf(perCon, row.name, "per_consignment"), row.per_con, 2);
+    }
+    const usd = await c.admin.json<Json>(`/api/insight?${period}&section=spend&currency=USD`);
+    const [lax] = await q<{ sell: string }>(`select sum((rating_detail->>'total_sell')::numeric) as sell from consignments c where c.site_id = ${ids.lax} and c.state in ${COUNTED}`);
+    expect(usd.body.headline.sell).toBe(Number(lax!.sell));
+  });
+
+  it("recovered, disputed and discrepancy found per month, within each reader's lines", async () => {
+    const month = day(20).slice(0, 7);
+    const staff = await c.admin.json<Json>(`/api/insight?${period}&section=audit`);
+    const money = chart(staff.body, "audit-money");
+    const sumOver = (key: string) => money.data.series.find((s: Json) => s.key === key).values.reduce((a: number, v: number | null) => a + (v ?? 0), 0);
+    expect(valueOf(money, month, "recovered")).toBe(34); // both credits count against the month of the contested lines
+    expect(sumOver("disputed")).toBe(56);
+    expect(sumOver("discrepancy_found")).toBe(56);
+    const reasons = chart(staff.body, "audit-reasons");
+    expect(reasons.data.categories).toEqual(["Incorrect rate", "Zone", "Surcharge"]);
+    expect(reasons.data.series[0].values).toEqual([50, 50, 6]);
+    const own = await c.finance.json<Json>(`/api/insight?${period}&section=audit`);
+    expect(valueOf(chart(own.body, "audit-money"), month, "recovered")).toBe(4);
+    expect(own.body.charts.find((ch: Json) => ch.id === "audit-reasons").data.categories).toHaveLength(1);
+  });
+});
+
+describe("each reader sees their own", () => {
+  it("a customer's user gets their customer's figures from their sites, no buy or margin, and another customer's id is refused", async () => {
+    const own = await c.despatcher.json<Json>(`/api/insight?${period}&section=spend`);
+    expect(own.status).toBe(200);
+    const count = async (where: string) =>
+      (await q<{ n: number }>(`select count(*)::int as n from consignments c where ${where} and c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}'`))[0]!.n;
+    // the despatcher sends from Melbourne and Sydney, not Los Angeles
+    expect(own.body.headline.consignments).toBe(await count(`c.customer_id = ${ids.acme} and c.site_id <> ${ids.lax}`));
+    const acme = { n: await count(`c.customer_id = ${ids.acme}`) };
+    expect(acme.n).toBeGreaterThan(own.body.headline.consignments);
+    expect(chart(own.body, "spend-month").data.series.map((s: Json) => s.key)).toEqual(["sell"]);
+    const staff = await c.admin.json<Json>(`/api/insight?${period}&section=spend&customer_id=${ids.acme}`);
+    expect(staff.body.headline.consignments).toBe(acme.n);
+    expect(chart(staff.body, "spend-month").data.series.map((s: Json) => s.key)).toEqual(["sell", "buy", "margin"]);
+    const other = await c.despatcher.json<Json>(`/api/insight?${period}&customer_id=${ids.testco}`);
+    expect(other.status).toBe(404);
+    expect(other.body.errors.customer_id).toEqual(["Customer is not one you can see"]);
+    const tester = await c.tester.json<Json>(`/api/insight?${period}`);
+    expect(tester.body.headline.consignments).toBe(await count(`c.customer_id = ${ids.testco}`));
+    expect(tester.body.auditAllowed).toBe(false);
+    const site = await c.tester.json<Json>(`/api/insight?${period}&site_id=${ids.mel}`);
+    expect(site.status).toBe(404);
+  });
+
+  it("the CSV of a chart is the reader's figures, formulas neutralised, and unknown charts are refused", async () => {
+    const res = await c.despatcher.request(`/insight.csv?${period}&chart=spend-carrier`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(res.headers.get("content-disposition")).toContain(`spend-carrier-${FROM}-to-${TO}.csv`);
+    const lines = (await res.text()).trim().split("\n");
+    expect(lines[0]).toBe("Carrier,Sell (AUD)");
+    const api = await c.despatcher.json<Json>(`/api/insight?${period}&section=spend`);
+    const carrierChart = chart(api.body, "spend-carrier");
+    expect(lines.slice(1)).toEqual(carrierChart.data.categories.map((cat: string, i: number) => `${cat},${carrierChart.data.series[0].values[i]}`));
+    const unknown = await c.despatcher.request(`/insight.csv?${period}&chart=nope`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain("Unknown chart");
+    const audit = await c.despatcher.request(`/insight.csv?${period}&chart=audit-money`);
+    expect(audit.status).toBe(404);
+  });
+});
+
+describe("bad filters", () => {
+  it("unknown filters, periods over two years and malformed values answer 400 with their message; the page keeps what was typed", async () => {
+    const unknown = await c.admin.json<Json>(`/api/insight?${period}&colour=red&size=9`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors.filters).toEqual(["Unknown filters: colour, size"]);
+    const long = await c.admin.json<Json>(`/api/insight?from=2023-01-01&to=2025-06-01`);
+    expect(long.status).toBe(400);
+    expect(long.body.errors.from).toEqual(["The period can be at most two years"]);
+    const backwards = await c.admin.json<Json>(`/api/insight?from=2026-05-01&to=2026-04-01`);
+    expect(backwards.body.errors.to).toEqual(["The period must end on or after its start"]);
+    const lane = await c.admin.json<Json>(`/api/insight?lane=VIC`);
+    expect(lane.body.errors.lane).toEqual(["Lane must be two states, from-to (for example VIC-NSW)"]);
+    const page = await c.admin.request(`/insight?from=2023-01-01&to=2025-06-01&lane=VIC-NSW`);
+    expect(page.status).toBe(400);
+    const html = await page.text();
+    expect(html).toContain("The period can be at most two years");
+    expect(html).toContain('value="VIC-NSW"');
+  });
+});
+
+describe("the rollup", () => {
+  it("follows a change through its marks, and equals a rebuild from nothing", async () => {
+    const before = (await c.admin.json<Json>(`/api/insight?${period}`)).body.headline.consignments;
+    await server.db.execute(sql`update consignments set state = 'cancelled' where consignment_number in ('INS1', 'INS2', 'INS3')`);
+    const [marks] = await q<{ n: number }>(`select count(*)::int as n from insight_dirty`);
+    expect(marks!.n).toBeGreaterThan(0);
+    await refreshed();
+    const after = (await c.admin.json<Json>(`/api/insight?${period}`)).body.headline.consignments;
+    expect(after).toBe(before - 3);
+    const snapshot = async () =>
+      q<Json>(`select day::text, customer_id, site_id, carrier_id, service_id, mode, from_region, to_region, currency, transit_days, consignments, rated, sell::text, buy::text,
+        charge_kg::text, delivered, with_eta, on_time, first_attempt, with_enquiry, with_emissions, kg_co2e::text, tonne_km::text
+        from insight_daily order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`);
+    const incremental = await snapshot();
+    await rebuildInsight(server.db);
+    expect(await snapshot()).toEqual(incremental);
+    // a late delivered event (an in-transit consignment's) moves the delivered count through its own mark
+    const delivered = async () => (await q<{ n: number }>(`select sum(delivered)::int as n from insight_daily`))[0]!.n;
+    const was = await delivered();
+    await server.db.execute(sql`
+      insert into tracking_events (consignment_id, event, carrier_event, event_time, event_date, source)
+      select id, 'delivered', 'DEL', now(), ${today}::date, 'api' from consignments where consignment_number = 'INS8' and state = 'in_transit'`);
+    await refreshed();
+    expect(await delivered()).toBe(was + 1);
+  });
+});
