@@ -36,6 +36,7 @@ import { reconciliationsListSection } from "./reconciliations-list";
 import { filesSection } from "./files";
 import { shippingRulesSection } from "./shipping-rules";
 import { webhooksSection } from "./webhooks";
+import { insightSection } from "./insight";
 
 const server = await startTestServer();
 const floorServer = await startFloorServer();
@@ -99,6 +100,7 @@ try {
   const filesLinesOut = await filesSection();
   const shippingRulesLinesOut = await shippingRulesSection();
   const webhooksLinesOut = await webhooksSection();
+  const insightLinesOut = await insightSection();
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -164,6 +166,7 @@ try {
     ...filesLinesOut,
     ...shippingRulesLinesOut,
     ...webhooksLinesOut,
+    ...insightLinesOut,
   ];
   writeFileSync("docs/performance.md", lines.join("\n"));
   console.log(lines.join("\n"));

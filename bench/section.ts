@@ -1,7 +1,7 @@
 /**
  * One finance section of docs/performance.md measured again and written in place, the rest of the
  * file left as it is: `NODE_ENV=production DATABASE_URL=... npx tsx bench/section.ts reconcile`
- * (or reconciliations-list, invoice-import, allocation). `npm run bench` measures them all.
+ * (or reconciliations-list, invoice-import, allocation, files, shipping-rules, webhooks, insight). `npm run bench` measures them all.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -14,6 +14,7 @@ import { reconcileSection } from "./reconcile";
 import { reconciliationsListSection } from "./reconciliations-list";
 import { shippingRulesSection } from "./shipping-rules";
 import { webhooksSection } from "./webhooks";
+import { insightSection } from "./insight";
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   reconcile: reconcileSection,
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   files: filesSection,
   "shipping-rules": shippingRulesSection,
   webhooks: webhooksSection,
+  insight: insightSection,
   "invoice-import": async () => {
     const server = await startTestServer();
     try {

@@ -3,7 +3,7 @@
  * the rollup (and, for the audit, the carrier invoice lines in the reader's scope), as chart data
  * that the page draws, tabulates and offers as CSV, so the picture, its table and its file agree.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { rowsOf } from "../../utils/sql-rows";
 import { carrierAudit, discrepancyReasons } from "../invoices/audit.server";
@@ -11,7 +11,7 @@ import type { ReasonCategory } from "../reconciliation/compare";
 import { REASON_LABELS } from "../reconciliation/list-schemas";
 import { type InsightChart, ratio, roundTo, series, topWithOther } from "./charts";
 import { CURRENCIES, monthsOf, type InsightFilters, type Section } from "./filters";
-import { auditWhere, namesOf, rollupWhere, type InsightScope } from "./scope.server";
+import { auditWhere, rollupWhere, type InsightScope } from "./scope.server";
 
 type Num = string | number | null;
 const n = (v: Num) => (v == null ? 0 : Number(v));
@@ -33,7 +33,7 @@ interface Totals {
 }
 
 /** Money sums only rows of the chosen currency; counts, weights and emissions take every row. */
-const measures = (currency: string) => sql`
+const measures = (currency: string | SQL) => sql`
   sum(r.consignments)::int as consignments,
   sum(r.rated) filter (where r.currency = ${currency})::int as rated,
   sum(r.sell) filter (where r.currency = ${currency}) as sell,
@@ -56,18 +56,20 @@ export interface InsightPage {
 
 export async function insightFigures(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightPage> {
   const where = rollupWhere(scope, f);
-  const held = rowsOf<{ currency: string; n: number }>(
-    await db.execute(sql`select r.currency, sum(r.consignments)::int as n from insight_daily r where ${where} group by 1 order by 2 desc, 1`),
+  // one read per currency: the currencies held, every count summed over all of them, money from the chosen one
+  const held = rowsOf<Totals & { currency: string }>(
+    await db.execute(sql`select r.currency, ${measures(sql`r.currency`)} from insight_daily r where ${where} group by 1 order by sum(r.consignments) desc, 1`),
   );
   const currencies = held.map((h) => h.currency);
   const currency = f.currency ?? currencies[0] ?? CURRENCIES[0];
-  const [total] = rowsOf<Totals>(await db.execute(sql`select ${measures(currency)} from insight_daily r where ${where}`));
+  const all = (key: keyof Totals) => held.reduce((sum, h) => sum + n(h[key]), 0);
+  const chosen = held.find((h) => h.currency === currency);
   const headline = {
-    consignments: n(total?.consignments ?? 0),
-    on_time_pct: ratio(n(total?.on_time ?? 0), n(total?.with_eta ?? 0)),
-    sell: roundTo(n(total?.sell ?? 0), 2),
-    kg_co2e: roundTo(n(total?.kg_co2e ?? 0), 1),
-    without_emissions: n(total?.consignments ?? 0) - n(total?.with_emissions ?? 0),
+    consignments: all("consignments"),
+    on_time_pct: ratio(all("on_time"), all("with_eta")),
+    sell: roundTo(n(chosen?.sell ?? 0), 2),
+    kg_co2e: roundTo(all("kg_co2e"), 1),
+    without_emissions: all("consignments") - all("with_emissions"),
   };
   const base = { section: f.section, currency, currencies, headline, auditAllowed: scope.finance != null };
   switch (f.section) {
@@ -82,19 +84,17 @@ export async function insightFigures(db: DbOrTx, scope: InsightScope, f: Insight
   }
 }
 
-async function byCarrier(db: DbOrTx, where: ReturnType<typeof rollupWhere>, currency = "AUD") {
-  const rows = rowsOf<Totals & { carrier_id: number | null }>(
-    await db.execute(sql`select r.carrier_id, ${measures(currency)} from insight_daily r where ${where} group by 1 order by sum(r.consignments) desc, 1`),
+/** The measures per carrier, named in the same read, busiest first. */
+async function byCarrier(db: DbOrTx, where: SQL, currency = "AUD") {
+  const rows = rowsOf<Totals & { carrier_id: number | null; name: string | null }>(
+    await db.execute(sql`
+      select r.carrier_id, ca.name, ${measures(currency)} from insight_daily r left join carriers ca on ca.id = r.carrier_id
+      where ${where} group by 1, 2 order by sum(r.consignments) desc, 1`),
   );
-  const names = await namesOf(
-    db,
-    rows.flatMap((r) => (r.carrier_id != null ? [r.carrier_id] : [])),
-    [],
-  );
-  return rows.map((r) => ({ ...r, name: r.carrier_id != null ? (names.carrier.get(r.carrier_id) ?? `Carrier ${r.carrier_id}`) : "No carrier" }));
+  return rows.map((r) => ({ ...r, name: r.carrier_id != null ? (r.name ?? `Carrier ${r.carrier_id}`) : "No carrier" }));
 }
 
-async function performanceCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>): Promise<InsightChart[]> {
+async function performanceCharts(db: DbOrTx, where: SQL): Promise<InsightChart[]> {
   const carriers = await byCarrier(db, where);
   const lanes = rowsOf<{ lane: string; transit_days: number; n: number }>(
     await db.execute(sql`
@@ -146,18 +146,20 @@ async function performanceCharts(db: DbOrTx, where: ReturnType<typeof rollupWher
   ];
 }
 
-async function spendCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>, scope: InsightScope, f: InsightFilters, currency: string): Promise<InsightChart[]> {
+async function spendCharts(db: DbOrTx, where: SQL, scope: InsightScope, f: InsightFilters, currency: string): Promise<InsightChart[]> {
   const months = monthsOf(f.from, f.to);
   const monthly = rowsOf<Totals & { month: string }>(
     await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, ${measures(currency)} from insight_daily r where ${where} group by 1`),
   );
   const at = (m: string) => monthly.find((r) => r.month === m);
   const carriers = await byCarrier(db, where, currency);
-  const services = rowsOf<Totals & { service_id: number | null }>(
-    await db.execute(sql`select r.service_id, ${measures(currency)} from insight_daily r where ${where} and r.currency = ${currency} group by 1 order by sum(r.sell) desc nulls last, 1 limit 12`),
+  const services = rowsOf<Totals & { service_id: number | null; name: string | null }>(
+    await db.execute(sql`
+      select r.service_id, ca.name || ' · ' || s.name as name, ${measures(currency)}
+      from insight_daily r left join services s on s.id = r.service_id left join carriers ca on ca.id = s.carrier_id
+      where ${where} and r.currency = ${currency} group by 1, 2 order by sum(r.sell) desc nulls last, 1 limit 12`),
   );
-  const names = await namesOf(db, [], services.flatMap((s) => (s.service_id != null ? [s.service_id] : [])));
-  const serviceName = (id: number | null) => (id != null ? (names.service.get(id) ?? `Service ${id}`) : "No service");
+  const serviceName = (row: { service_id: number | null; name: string | null }) => (row.service_id != null ? (row.name ?? `Service ${row.service_id}`) : "No service");
   const buySeries = (rows: (Totals | undefined)[]) =>
     scope.seesBuy
       ? [series("buy", "Buy", rows.map((r) => (r ? roundTo(n(r.buy), 2) : null))), series("margin", "Margin", rows.map((r) => (r ? roundTo(n(r.sell) - n(r.buy), 2) : null)))]
@@ -188,7 +190,7 @@ async function spendCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>, sc
       title: `Cost per consignment by service (${currency})`,
       description: `The average charge of a rated consignment, excluding GST, for the twelve services charged most, in ${currency}.`,
       kind: "bar",
-      data: { ...money, categories: services.map((s) => serviceName(s.service_id)), series: [series("per_consignment", "Per consignment", services.map((s) => ratio(n(s.sell), n(s.rated), 1, 2)))] },
+      data: { ...money, categories: services.map((s) => serviceName(s)), series: [series("per_consignment", "Per consignment", services.map((s) => ratio(n(s.sell), n(s.rated), 1, 2)))] },
     },
     {
       id: "cost-per-kg",
@@ -196,7 +198,7 @@ async function spendCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>, sc
       title: `Cost per kg by service (${currency})`,
       description: `The charge per kilogram of charge weight, excluding GST, for the same services, in ${currency}.`,
       kind: "bar",
-      data: { ...money, categories: services.map((s) => serviceName(s.service_id)), series: [series("per_kg", "Per kg", services.map((s) => ratio(n(s.sell), n(s.charge_kg), 1, 2)))] },
+      data: { ...money, categories: services.map((s) => serviceName(s)), series: [series("per_kg", "Per kg", services.map((s) => ratio(n(s.sell), n(s.charge_kg), 1, 2)))] },
     },
   ];
 }
@@ -259,7 +261,7 @@ async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters): 
   ];
 }
 
-async function emissionsCharts(db: DbOrTx, where: ReturnType<typeof rollupWhere>, f: InsightFilters): Promise<InsightChart[]> {
+async function emissionsCharts(db: DbOrTx, where: SQL, f: InsightFilters): Promise<InsightChart[]> {
   const months = monthsOf(f.from, f.to);
   const monthly = rowsOf<{ month: string; mode: string | null; kg: Num }>(
     await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, r.mode, sum(r.kg_co2e) as kg from insight_daily r where ${where} group by 1, 2`),

@@ -4,7 +4,7 @@
  * filters the reader may not see is refused (404, the same answer as an id that does not exist), so
  * the page cannot be used to learn which ids exist.
  */
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { carriers, customers, services, sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -71,18 +71,4 @@ export function auditWhere(f: InsightFilters): SQL {
   if (f.serviceId != null) parts.push(sql`d.service_id = ${f.serviceId}`);
   if (f.lane) parts.push(sql`upper(d.sender_region) = ${f.lane.from} and upper(d.receiver_region) = ${f.lane.to}`);
   return sql.join(parts, sql` and `);
-}
-
-/** Names of the carriers and services the figures mention, in one read each. */
-export async function namesOf(db: DbOrTx, carrierIds: number[], serviceIds: number[]) {
-  const [cs, ss] = await Promise.all([
-    carrierIds.length ? db.select({ id: carriers.id, name: carriers.name }).from(carriers).where(inArray(carriers.id, carrierIds)) : Promise.resolve([]),
-    serviceIds.length
-      ? db.select({ id: services.id, name: services.name, carrier: carriers.name }).from(services).innerJoin(carriers, eq(carriers.id, services.carrierId)).where(inArray(services.id, serviceIds))
-      : Promise.resolve([]),
-  ]);
-  return {
-    carrier: new Map(cs.map((c) => [c.id, c.name])),
-    service: new Map(ss.map((s) => [s.id, `${s.carrier} · ${s.name}`])),
-  };
 }
