@@ -83,6 +83,13 @@ describe("BarChart, grouped", () => {
     expect($("g[data-axis=value] line").length).toBeGreaterThanOrEqual(ticks.length);
   });
 
+  it("runs percent bars to 100 however small the shares, and other units to their largest value", () => {
+    const top = (data: ChartData) => $top(render(data));
+    const $top = (r: ReturnType<typeof load>) => r("g[data-axis=value] text").toArray().map((t) => r(t).text()).at(-1);
+    expect(top({ unit: "percent", categories: ["A", "B"], series: [{ key: "s", label: "S", values: [0, 3] }] })).toBe("100%");
+    expect(top({ unit: "number", categories: ["A", "B"], series: [{ key: "s", label: "S", values: [0, 3] }] })).toBe("3");
+  });
+
   it("draws negatives below the zero line", () => {
     const $n = render({ categories: ["Credit", "Charge"], unit: "money", currency: "AUD", series: [{ key: "m", label: "Amount", values: [-50, 100] }] });
     const [credit, charge] = bars($n);

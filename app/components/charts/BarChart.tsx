@@ -37,7 +37,8 @@ export function BarChart({ id, title, description, data, stacked = false }: BarC
         .offset(stackOffsetDiverging)(rows)
     : null;
   const values = layers ? layers.flatMap((layer) => layer.flatMap(([a, b]) => [a, b])) : rows.flat().filter((v): v is number => v !== null);
-  const domain: [number, number] = [Math.min(0, ...values), Math.max(0, ...values)];
+  // a share is read against the whole: percent bars run to 100 (more only if a value does)
+  const domain: [number, number] = [Math.min(0, ...values), Math.max(unit === "percent" ? 100 : 0, ...values)];
   const frame = chartFrame({ categories, domain, kind: "band", unit, currency });
   const { y } = frame;
 

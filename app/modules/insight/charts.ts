@@ -60,7 +60,7 @@ export function ratio(part: number, whole: number, scale = 100, places = 1): num
 }
 
 /** The `limit` heaviest keys, heaviest first (the series a chart can show legibly). */
-export function topWithOther(items: { key: string; weight: number }[], limit: number): string[] {
+export function heaviestKeys(items: { key: string; weight: number }[], limit: number): string[] {
   const totals = new Map<string, number>();
   for (const i of items) totals.set(i.key, (totals.get(i.key) ?? 0) + i.weight);
   return [...totals]

@@ -9,7 +9,7 @@ import { rowsOf } from "../../utils/sql-rows";
 import { carrierAudit, discrepancyReasons } from "../invoices/audit.server";
 import type { ReasonCategory } from "../reconciliation/compare";
 import { REASON_LABELS } from "../reconciliation/list-schemas";
-import { type InsightChart, ratio, roundTo, series, topWithOther } from "./charts";
+import { type InsightChart, ratio, roundTo, series, heaviestKeys } from "./charts";
 import { CURRENCIES, monthsOf, type InsightFilters, type Section } from "./filters";
 import { auditWhere, rollupWhere, type InsightScope } from "./scope.server";
 
@@ -78,7 +78,7 @@ export async function insightFigures(db: DbOrTx, scope: InsightScope, f: Insight
     case "spend":
       return { ...base, charts: await spendCharts(db, where, scope, f, currency) };
     case "audit":
-      return { ...base, charts: scope.finance ? await auditCharts(db, scope, f) : [] };
+      return { ...base, charts: scope.finance ? await auditCharts(db, scope, f, currency) : [] };
     case "emissions":
       return { ...base, charts: await emissionsCharts(db, where, f) };
   }
@@ -203,13 +203,13 @@ async function spendCharts(db: DbOrTx, where: SQL, scope: InsightScope, f: Insig
   ];
 }
 
-async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightChart[]> {
+async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters, currency: string): Promise<InsightChart[]> {
   const where = auditWhere(f);
   const months = monthsOf(f.from, f.to);
   const [byMonth, reasons] = [await carrierAudit(db, scope.finance!, where, { byMonth: true }), await discrepancyReasons(db, scope.finance!, where)];
   const perMonth = months.map((m) => byMonth.filter((r) => r.month === m));
   const sum = (rows: typeof byMonth, pick: (r: (typeof byMonth)[number]) => number) => (rows.length ? roundTo(rows.reduce((s, r) => s + pick(r), 0), 2) : null);
-  const carriers = topWithOther(byMonth.map((r) => ({ key: r.carrier_name, weight: r.lines })), 5);
+  const carriers = heaviestKeys(byMonth.map((r) => ({ key: r.carrier_name, weight: r.lines })), 5);
   return [
     {
       id: "audit-money",
@@ -220,6 +220,7 @@ async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters): 
       kind: "bar",
       data: {
         unit: "money",
+        currency,
         categories: months,
         series: [
           series("discrepancy_found", "Discrepancy found", perMonth.map((rows) => sum(rows, (r) => r.discrepancy_found))),
@@ -256,7 +257,7 @@ async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters): 
       title: "Top discrepancy reasons",
       description: "Why the comparison did not pass the carriers' overcharges, by the overcharge on those lines (a line with two reasons counts under each).",
       kind: "bar",
-      data: { unit: "money", categories: reasons.map((r) => REASON_LABELS[r.reason as ReasonCategory] ?? r.reason), series: [series("amount", "Overcharge", reasons.map((r) => roundTo(r.amount, 2)))] },
+      data: { unit: "money", currency, categories: reasons.map((r) => REASON_LABELS[r.reason as ReasonCategory] ?? r.reason), series: [series("amount", "Overcharge", reasons.map((r) => roundTo(r.amount, 2)))] },
     },
   ];
 }
