@@ -34,6 +34,12 @@ CREATE TABLE "insight_daily" (
 --> statement-breakpoint
 CREATE INDEX "insight_daily_customer_day_idx" ON "insight_daily" USING btree ("customer_id","day");--> statement-breakpoint
 CREATE INDEX "insight_daily_day_idx" ON "insight_daily" USING btree ("day");--> statement-breakpoint
+-- the same figures per month (day = the month's first day), summed from the daily rows of a
+-- (customer, month) whenever one of its days is recomputed: a year's page reads twelve months of
+-- these and only the days of a month the period cuts
+CREATE TABLE "insight_monthly" (LIKE "insight_daily");--> statement-breakpoint
+CREATE INDEX "insight_monthly_customer_day_idx" ON "insight_monthly" USING btree ("customer_id","day");--> statement-breakpoint
+CREATE INDEX "insight_monthly_day_idx" ON "insight_monthly" USING btree ("day");--> statement-breakpoint
 CREATE TABLE "insight_dirty" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"customer_id" integer NOT NULL,

@@ -266,11 +266,16 @@ describe("the rollup", () => {
     await refreshed();
     const after = (await c.admin.json<Json>(`/api/insight?${period}`)).body.headline.consignments;
     expect(after).toBe(before - 3);
-    const snapshot = async () =>
-      q<Json>(`select day::text, customer_id, site_id, carrier_id, service_id, mode, from_region, to_region, currency, transit_days, consignments, rated, sell::text, buy::text,
-        charge_kg::text, delivered, with_eta, on_time, first_attempt, with_enquiry, with_emissions, kg_co2e::text, tonne_km::text
-        from insight_daily order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`);
+    const snapshot = async () => {
+      const rows = (table: string) =>
+        q<Json>(`select day::text, customer_id, site_id, carrier_id, service_id, mode, from_region, to_region, currency, transit_days, consignments, rated, sell::text, buy::text,
+          charge_kg::text, delivered, with_eta, on_time, first_attempt, with_enquiry, with_emissions, kg_co2e::text, tonne_km::text
+          from ${table} order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`);
+      return { daily: await rows("insight_daily"), monthly: await rows("insight_monthly") };
+    };
     const incremental = await snapshot();
+    expect(incremental.monthly.length).toBeGreaterThan(0);
+    expect(incremental.monthly.length).toBeLessThan(incremental.daily.length);
     await rebuildInsight(server.db);
     expect(await snapshot()).toEqual(incremental);
     // a late delivered event (an in-transit consignment's) moves the delivered count through its own mark

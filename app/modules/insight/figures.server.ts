@@ -11,7 +11,7 @@ import type { ReasonCategory } from "../reconciliation/compare";
 import { REASON_LABELS } from "../reconciliation/list-schemas";
 import { type InsightChart, ratio, roundTo, series, heaviestKeys } from "./charts";
 import { CURRENCIES, monthsOf, type InsightFilters, type Section } from "./filters";
-import { auditWhere, rollupWhere, type InsightScope } from "./scope.server";
+import { auditWhere, rollupSource, type InsightScope } from "./scope.server";
 
 type Num = string | number | null;
 const n = (v: Num) => (v == null ? 0 : Number(v));
@@ -55,10 +55,10 @@ export interface InsightPage {
 }
 
 export async function insightFigures(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightPage> {
-  const where = rollupWhere(scope, f);
+  const source = rollupSource(scope, f);
   // one read per currency: the currencies held, every count summed over all of them, money from the chosen one
   const held = rowsOf<Totals & { currency: string }>(
-    await db.execute(sql`select r.currency, ${measures(sql`r.currency`)} from insight_daily r where ${where} group by 1 order by sum(r.consignments) desc, 1`),
+    await db.execute(sql`select r.currency, ${measures(sql`r.currency`)} from ${source} group by 1 order by sum(r.consignments) desc, 1`),
   );
   const currencies = held.map((h) => h.currency);
   const currency = f.currency ?? currencies[0] ?? CURRENCIES[0];
@@ -74,32 +74,32 @@ export async function insightFigures(db: DbOrTx, scope: InsightScope, f: Insight
   const base = { section: f.section, currency, currencies, headline, auditAllowed: scope.finance != null };
   switch (f.section) {
     case "performance":
-      return { ...base, charts: await performanceCharts(db, where) };
+      return { ...base, charts: await performanceCharts(db, source) };
     case "spend":
-      return { ...base, charts: await spendCharts(db, where, scope, f, currency) };
+      return { ...base, charts: await spendCharts(db, source, scope, f, currency) };
     case "audit":
       return { ...base, charts: scope.finance ? await auditCharts(db, scope, f, currency) : [] };
     case "emissions":
-      return { ...base, charts: await emissionsCharts(db, where, f) };
+      return { ...base, charts: await emissionsCharts(db, source, f) };
   }
 }
 
 /** The measures per carrier, named in the same read, busiest first. */
-async function byCarrier(db: DbOrTx, where: SQL, currency = "AUD") {
+async function byCarrier(db: DbOrTx, source: SQL, currency = "AUD") {
   const rows = rowsOf<Totals & { carrier_id: number | null; name: string | null }>(
     await db.execute(sql`
-      select r.carrier_id, ca.name, ${measures(currency)} from insight_daily r left join carriers ca on ca.id = r.carrier_id
-      where ${where} group by 1, 2 order by sum(r.consignments) desc, 1`),
+      select r.carrier_id, ca.name, ${measures(currency)} from ${source} left join carriers ca on ca.id = r.carrier_id
+      group by 1, 2 order by sum(r.consignments) desc, 1`),
   );
   return rows.map((r) => ({ ...r, name: r.carrier_id != null ? (r.name ?? `Carrier ${r.carrier_id}`) : "No carrier" }));
 }
 
-async function performanceCharts(db: DbOrTx, where: SQL): Promise<InsightChart[]> {
-  const carriers = await byCarrier(db, where);
+async function performanceCharts(db: DbOrTx, source: SQL): Promise<InsightChart[]> {
+  const carriers = await byCarrier(db, source);
   const lanes = rowsOf<{ lane: string; transit_days: number; n: number }>(
     await db.execute(sql`
       select r.from_region || '-' || r.to_region as lane, least(r.transit_days, 10) as transit_days, sum(r.delivered)::int as n
-      from insight_daily r where ${where} and r.transit_days is not null and r.from_region <> '' and r.to_region <> ''
+      from ${source} where r.transit_days is not null and r.from_region <> '' and r.to_region <> ''
       group by 1, 2`),
   );
   const busiest = [...lanes.reduce((m, l) => m.set(l.lane, (m.get(l.lane) ?? 0) + n(l.n)), new Map<string, number>())]
@@ -146,18 +146,18 @@ async function performanceCharts(db: DbOrTx, where: SQL): Promise<InsightChart[]
   ];
 }
 
-async function spendCharts(db: DbOrTx, where: SQL, scope: InsightScope, f: InsightFilters, currency: string): Promise<InsightChart[]> {
+async function spendCharts(db: DbOrTx, source: SQL, scope: InsightScope, f: InsightFilters, currency: string): Promise<InsightChart[]> {
   const months = monthsOf(f.from, f.to);
   const monthly = rowsOf<Totals & { month: string }>(
-    await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, ${measures(currency)} from insight_daily r where ${where} group by 1`),
+    await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, ${measures(currency)} from ${source} group by 1`),
   );
   const at = (m: string) => monthly.find((r) => r.month === m);
-  const carriers = await byCarrier(db, where, currency);
+  const carriers = await byCarrier(db, source, currency);
   const services = rowsOf<Totals & { service_id: number | null; name: string | null }>(
     await db.execute(sql`
       select r.service_id, ca.name || ' · ' || s.name as name, ${measures(currency)}
-      from insight_daily r left join services s on s.id = r.service_id left join carriers ca on ca.id = s.carrier_id
-      where ${where} and r.currency = ${currency} group by 1, 2 order by sum(r.sell) desc nulls last, 1 limit 12`),
+      from ${source} left join services s on s.id = r.service_id left join carriers ca on ca.id = s.carrier_id
+      where r.currency = ${currency} group by 1, 2 order by sum(r.sell) desc nulls last, 1 limit 12`),
   );
   const serviceName = (row: { service_id: number | null; name: string | null }) => (row.service_id != null ? (row.name ?? `Service ${row.service_id}`) : "No service");
   const buySeries = (rows: (Totals | undefined)[]) =>
@@ -262,13 +262,13 @@ async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters, c
   ];
 }
 
-async function emissionsCharts(db: DbOrTx, where: SQL, f: InsightFilters): Promise<InsightChart[]> {
+async function emissionsCharts(db: DbOrTx, source: SQL, f: InsightFilters): Promise<InsightChart[]> {
   const months = monthsOf(f.from, f.to);
   const monthly = rowsOf<{ month: string; mode: string | null; kg: Num }>(
-    await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, r.mode, sum(r.kg_co2e) as kg from insight_daily r where ${where} group by 1, 2`),
+    await db.execute(sql`select to_char(r.day, 'YYYY-MM') as month, r.mode, sum(r.kg_co2e) as kg from ${source} group by 1, 2`),
   );
   const modes = [...new Set(monthly.map((r) => r.mode ?? "unknown"))].sort();
-  const carriers = await byCarrier(db, where);
+  const carriers = await byCarrier(db, source);
   const label = (mode: string) => (mode === "unknown" ? "No mode" : mode[0]!.toUpperCase() + mode.slice(1));
   return [
     {

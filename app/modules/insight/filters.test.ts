@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterParams, monthsOf, parseInsightFilters, periodDays } from "./filters";
+import { filterParams, monthsOf, parseInsightFilters, periodDays, wholeMonths } from "./filters";
 
 const parse = (q: string, today = "2026-11-28") => parseInsightFilters(new URLSearchParams(q), today);
 
@@ -36,5 +36,13 @@ describe("the insight filters", () => {
     if (!r.ok) throw new Error(r.message);
     expect(parse(filterParams(r.filters).toString())).toEqual(r);
     expect(filterParams(r.filters, { chart: "spend-month" }).get("chart")).toBe("spend-month");
+  });
+
+  it("find the whole months inside a period, which the monthly rollup answers (the days outside them come from the daily one)", () => {
+    expect(wholeMonths("2025-12-01", "2026-11-28")).toEqual({ first: "2025-12-01", lastStart: "2026-10-01", lastEnd: "2026-10-31" });
+    expect(wholeMonths("2025-12-15", "2026-11-30")).toEqual({ first: "2026-01-01", lastStart: "2026-11-01", lastEnd: "2026-11-30" });
+    expect(wholeMonths("2026-02-01", "2026-02-28")).toEqual({ first: "2026-02-01", lastStart: "2026-02-01", lastEnd: "2026-02-28" });
+    expect(wholeMonths("2026-02-02", "2026-03-30")).toBeNull();
+    expect(wholeMonths("2026-02-10", "2026-02-20")).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * with a message naming the parameter; whether an id is the reader's is the server half's check.
  */
 import { z } from "zod";
-import { calendarDate } from "../calendar/dates";
+import { calendarDate, plusDays } from "../calendar/dates";
 
 export const MAX_PERIOD_DAYS = 731;
 export const CURRENCIES = ["AUD", "NZD", "USD"] as const;
@@ -135,4 +135,13 @@ export function monthsOf(from: string, to: string): string[] {
   const months: string[] = [];
   for (let m = monthStart(from); m <= to; m = monthStart(m, -1)) months.push(m.slice(0, 7));
   return months;
+}
+
+/** The whole months inside a period: their first days (the first and the last month's), and the last month's last day; null when none. */
+export function wholeMonths(from: string, to: string): { first: string; lastStart: string; lastEnd: string } | null {
+  const first = from.endsWith("-01") ? from : monthStart(from, -1);
+  const endsMonth = plusDays(to, 1).endsWith("-01");
+  const lastStart = endsMonth ? monthStart(to) : monthStart(to, 1);
+  if (first > lastStart) return null;
+  return { first, lastStart, lastEnd: plusDays(monthStart(lastStart, -1), -1) };
 }

@@ -1,7 +1,8 @@
 /**
  * The insight rollup (issue 33 item 4, docs/decisions/042): `insight_daily` holds, per day,
  * customer, site, carrier, service, mode, lane, currency and transit days, what the dashboards
- * read, so a page never scans the consignments. Triggers (migration 0037) append the (customer,
+ * read, so a page never scans the consignments; `insight_monthly` the same per month, so a year's
+ * page reads twelve months of rows and the days of the months its period cuts. Triggers (migration 0037) append the (customer,
  * day) slices a change touches to `insight_dirty`; `refreshInsight` recomputes those slices, and
  * `rebuildInsight` all of them.
  */
@@ -85,6 +86,23 @@ async function recompute(tx: DbOrTx, slices: Slice[]) {
   await tx.execute(sql`
     insert into insight_daily (${COLUMNS})
     ${rollupSelect(sql`(c.customer_id, c.despatch_date) in (select * from unnest(${customers}, ${days}))`)}`);
+  // and the months those days are in, summed again from their daily rows
+  await tx.execute(sql`
+    delete from insight_monthly m using (select distinct customer_id, date_trunc('month', day)::date as month from unnest(${customers}, ${days}) as k(customer_id, day)) k
+    where m.customer_id = k.customer_id and m.day = k.month`);
+  await tx.execute(sql`
+    insert into insight_monthly (${COLUMNS})
+    ${monthlySelect(sql`(d.customer_id, date_trunc('month', d.day)::date) in (select distinct customer_id, date_trunc('month', day)::date from unnest(${customers}, ${days}) as k(customer_id, day))`)}`);
+}
+
+/** Monthly rows summed from the daily rows `where` picks (a condition on "d"). */
+function monthlySelect(where: SQL) {
+  return sql`
+    select date_trunc('month', d.day)::date, d.customer_id, d.site_id, d.carrier_id, d.service_id, d.mode, d.from_region, d.to_region, d.currency, d.transit_days,
+      sum(d.consignments), sum(d.rated), sum(d.sell), sum(d.buy), sum(d.charge_kg), sum(d.delivered), sum(d.with_eta), sum(d.on_time),
+      sum(d.first_attempt), sum(d.with_enquiry), sum(d.with_emissions), sum(d.kg_co2e), sum(d.tonne_km)
+    from insight_daily d where ${where}
+    group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`;
 }
 
 export interface RefreshResult {
@@ -137,6 +155,8 @@ export async function rebuildInsight(db: Db): Promise<{ rows: number }> {
     const before = rowsOf<{ id: string | null }>(await tx.execute(sql`select max(id)::text as id from insight_dirty`))[0]?.id;
     await tx.execute(sql`delete from insight_daily`);
     await tx.execute(sql`insert into insight_daily (${COLUMNS}) ${rollupSelect(sql`true`)}`);
+    await tx.execute(sql`delete from insight_monthly`);
+    await tx.execute(sql`insert into insight_monthly (${COLUMNS}) ${monthlySelect(sql`true`)}`);
     if (before) await tx.execute(sql`delete from insight_dirty where id <= ${before}`);
     const [row] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from insight_daily`));
     return { rows: Number(row?.n ?? 0) };

@@ -11,7 +11,7 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { isAdmin } from "../auth/roles";
 import { canUseFinance, financeScope, type FinanceScope } from "../invoices/access";
 import { AppError } from "../../utils/errors";
-import { INSIGHT_MESSAGES, type InsightFilters } from "./filters";
+import { INSIGHT_MESSAGES, wholeMonths, type InsightFilters } from "./filters";
 
 export interface InsightScope {
   staff: boolean;
@@ -51,15 +51,27 @@ export async function insightScope(db: DbOrTx, user: CurrentUser, f: InsightFilt
   return { staff, customerId, siteIds, finance: finance && customerId != null && finance.kind === "all" ? { kind: "customer", customerId } : finance, seesBuy: staff };
 }
 
-/** The rollup rows (alias r) a scope and its filters pick, money aside (see moneyWhere). */
-export function rollupWhere(scope: InsightScope, f: InsightFilters): SQL {
-  const parts: SQL[] = [sql`r.day between ${f.from} and ${f.to}`];
+/**
+ * The rollup rows (alias r) a scope and its filters pick, as a FROM item: the monthly rows of the
+ * period's whole months and the daily rows of the days outside them, each under the same filters
+ * (money is picked by currency where it is summed). Both have the same columns; a monthly row's
+ * day is its month's first.
+ */
+export function rollupSource(scope: InsightScope, f: InsightFilters): SQL {
+  const parts: SQL[] = [];
   if (scope.customerId != null) parts.push(sql`r.customer_id = ${scope.customerId}`);
   if (scope.siteIds) parts.push(scope.siteIds.length ? sql`r.site_id in (${sql.join(scope.siteIds.map((s) => sql`${s}`), sql`, `)})` : sql`false`);
   if (f.carrierId != null) parts.push(sql`r.carrier_id = ${f.carrierId}`);
   if (f.serviceId != null) parts.push(sql`r.service_id = ${f.serviceId}`);
   if (f.lane) parts.push(sql`r.from_region = ${f.lane.from} and r.to_region = ${f.lane.to}`);
-  return sql.join(parts, sql` and `);
+  const filters = parts.length ? sql` and ${sql.join(parts, sql` and `)}` : sql``;
+  const months = wholeMonths(f.from, f.to);
+  if (!months) return sql`(select * from insight_daily r where r.day between ${f.from} and ${f.to}${filters}) r`;
+  return sql`(
+    select * from insight_monthly r where r.day between ${months.first} and ${months.lastStart}${filters}
+    union all
+    select * from insight_daily r where r.day between ${f.from} and ${f.to} and not (r.day between ${months.first} and ${months.lastEnd})${filters}
+  ) r`;
 }
 
 /** The carrier invoice lines (alias d, on "invoices") the audit reads for this scope and these filters. */

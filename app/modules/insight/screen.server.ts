@@ -52,7 +52,7 @@ async function options(db: DbOrTx, user: CurrentUser, scope: Pick<InsightScope, 
         : user.sites.map((s) => ({ id: s.id, name: s.name }));
   // a customer's reader is offered the carriers its consignments went with; staff every carrier
   const carrierIds =
-    scope.customerId == null ? null : rowsOf<{ id: number }>(await db.execute(sql`select distinct carrier_id as id from insight_daily where customer_id = ${scope.customerId} and carrier_id is not null`)).map((r) => r.id);
+    scope.customerId == null ? null : rowsOf<{ id: number }>(await db.execute(sql`select distinct carrier_id as id from insight_monthly where customer_id = ${scope.customerId} and carrier_id is not null`)).map((r) => r.id);
   const carrierRows =
     carrierIds == null
       ? await db.select({ id: carriers.id, name: carriers.name }).from(carriers).orderBy(asc(carriers.name))
