@@ -35,12 +35,7 @@ const rollupColumns = () => ({
   tonneKm: numeric("tonne_km", { precision: 18, scale: 3 }).notNull(),
 });
 
-/**
- * The /insight dashboards' rollup (issue 33 item 4, docs/decisions/042): consignments counted and
- * summed per day, customer, site, carrier, service, mode, lane, currency and transit days. Written
- * only by app/modules/insight/rollup.server.ts; migration 0037 holds the triggers that mark what to
- * recompute.
- */
+/** Per day (the despatch date). */
 export const insightDaily = pgTable("insight_daily", rollupColumns(), (t) => [index("insight_daily_customer_day_idx").on(t.customerId, t.day), index("insight_daily_day_idx").on(t.day)]);
 
 /** The same per month (`day` is the month's first day), summed from the daily rows of a (customer, month). */
