@@ -9,7 +9,7 @@ import { rowsOf } from "../../utils/sql-rows";
 import { carrierAudit, discrepancyReasons } from "../invoices/audit.server";
 import type { ReasonCategory } from "../reconciliation/compare";
 import { REASON_LABELS } from "../reconciliation/list-schemas";
-import { type InsightChart, ratio, roundTo, series, heaviestKeys } from "./charts";
+import { heaviestKeys, type InsightChart, ratio, roundTo, series } from "./charts";
 import { CURRENCIES, monthsOf, type InsightFilters, type Section } from "./filters";
 import { auditWhere, rollupSource, type InsightScope } from "./scope.server";
 
@@ -102,10 +102,10 @@ async function performanceCharts(db: DbOrTx, source: SQL): Promise<InsightChart[
       from ${source} where r.transit_days is not null and r.from_region <> '' and r.to_region <> ''
       group by 1, 2`),
   );
-  const busiest = [...lanes.reduce((m, l) => m.set(l.lane, (m.get(l.lane) ?? 0) + n(l.n)), new Map<string, number>())]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, 4)
-    .map(([lane]) => lane);
+  const busiest = heaviestKeys(
+    lanes.map((l) => ({ key: l.lane, weight: n(l.n) })),
+    4,
+  );
   const days = Array.from({ length: 11 }, (_, i) => i);
   return [
     {

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { ChartFigure } from "~/components/charts";
+import { ChartFigure, formatValue } from "~/components/charts";
 import { DatePicker } from "~/components/DatePicker";
 import { FieldError, fieldAria, FormErrors } from "~/components/Field";
 import { requireUser } from "~/modules/auth/guard.server";
@@ -107,15 +107,14 @@ function Tabs({ filters }: { filters: InsightFilters }) {
   );
 }
 
-const money = (value: number, currency: string) => new Intl.NumberFormat("en-AU", { style: "currency", currency, maximumFractionDigits: 0 }).format(value);
-
 function Headline({ page }: { page: Extract<Loaded, { ok: true }>["page"] }) {
   const h = page.headline;
   const tiles = [
-    { label: "Consignments", value: h.consignments.toLocaleString("en-AU") },
-    { label: "On time", value: h.on_time_pct == null ? "–" : `${h.on_time_pct} %` },
-    { label: `Spend (${page.currency}, ex GST)`, value: money(h.sell, page.currency) },
-    { label: "Emissions", value: `${h.kg_co2e.toLocaleString("en-AU")} kg CO2e` },
+    // the charts' own formats, so a tile and its charts' tables read alike
+    { label: "Consignments", value: formatValue(h.consignments, "number") },
+    { label: "On time", value: formatValue(h.on_time_pct, "percent") },
+    { label: `Spend (${page.currency}, ex GST)`, value: formatValue(h.sell, "money", { currency: page.currency }) },
+    { label: "Emissions", value: `${formatValue(h.kg_co2e, "kg")} CO2e` },
   ];
   return (
     <div>
