@@ -43,6 +43,32 @@ describe("PUT /api/notices/{id} {seen: true}", () => {
   });
 });
 
+describe("GET /api/notices counts (one statement: issue 32)", () => {
+  it("answers the total and the unseen count with every page, a page past the end included, and they follow a notice seen", async () => {
+    const reader = await createUser(server.db, demo.acme.id, { email: "notice-counts@example.com" });
+    const client = new Client(server.url);
+    expect((await client.signIn(reader.email)).status).toBe(200);
+    const ids = [await publishedNotice(demo.acme.id), await publishedNotice(demo.acme.id), await publishedNotice(demo.acme.id)];
+    const page = (query: string) => client.json<Json>(`/api/notices${query}`).then((r) => r.body);
+    const all = await page("");
+    const before = { total: all.total as number, unseen: all.unseen as number };
+    expect(before.total).toBeGreaterThanOrEqual(3);
+    expect(before.unseen).toBe(before.total);
+    const first = await page("?limit=1");
+    expect(first).toMatchObject({ total: before.total, unseen: before.unseen });
+    expect(first.notices).toHaveLength(1);
+    // newest first: the last one published heads the list
+    expect(first.notices[0].id).toBe(ids[2]);
+    expect(await page(`?offset=${before.total + 5}`)).toEqual({ notices: [], total: before.total, unseen: before.unseen });
+    expect((await client.json(`/api/notices/${ids[0]}`, { method: "PUT", json: { seen: true } })).status).toBe(200);
+    expect(await page("?limit=1")).toMatchObject({ total: before.total, unseen: before.unseen - 1 });
+    expect(await page(`?offset=${before.total}`)).toEqual({ notices: [], total: before.total, unseen: before.unseen - 1 });
+    // the shell's badge reads the same count
+    const home = await client.request("/home").then((r) => r.text());
+    expect(home).toContain(`aria-label="${before.unseen - 1} unseen"`);
+  });
+});
+
 describe("the lockout message", () => {
   it("reads alike for a real account and an e-mail no account has, failure by failure", async () => {
     const real = await createUser(server.db, demo.acme.id, { email: "lock-real@example.com" });

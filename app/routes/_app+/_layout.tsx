@@ -4,15 +4,14 @@ import { useEffect } from "react";
 import { ConsignmentSearch } from "~/components/ConsignmentSearch";
 import { InvoiceSearch } from "~/components/finance/InvoiceSearch";
 import { requireUser } from "~/modules/auth/guard.server";
-import { listNotices, unseenNoticeCount } from "~/modules/notices/notices.server";
+import { noticesPage } from "~/modules/notices/notices.server";
 import { enquiriesMenu, mainNavigation, userMenu } from "~/modules/shell/navigation";
 import { enquiryTypesForMenu } from "~/modules/enquiries/menu.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
-  const [unseen, latest, enquiryTypes] = await Promise.all([
-    unseenNoticeCount(context.db, user),
-    listNotices(context.db, user, { limit: 5 }),
+  const [latest, enquiryTypes] = await Promise.all([
+    noticesPage(context.db, user, { limit: 5 }),
     enquiryTypesForMenu(context.db, user, new URL(request.url).pathname),
   ]);
   return data({
@@ -28,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       canReconcile: user.canReconcile,
       customer: { name: user.customer.name, status: user.customer.status },
     },
-    unseen,
+    unseen: latest.unseen,
     latestNotices: latest.notices,
     // the header search writes despatch dates in the user's own format
     dateCountry: user.clock.dateFormat,

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/modules/auth/guard.server";
-import { listNotices, NOTICES_PAGE_SIZE, unseenNoticeCount } from "~/modules/notices/notices.server";
+import { noticesPage, NOTICES_PAGE_SIZE } from "~/modules/notices/notices.server";
 import { api, readQueryObject } from "~/utils/http.server";
 import { parseOrThrow } from "~/utils/validation";
 
@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return api(async () => {
     const { user } = await requireApiUser(context, request);
     const page = parseOrThrow(query, readQueryObject(request));
-    const [list, unseen] = await Promise.all([listNotices(context.db, user, page), unseenNoticeCount(context.db, user)]);
-    return { ...list, unseen };
+    const { notices, total, unseen } = await noticesPage(context.db, user, page);
+    return { notices, total, unseen };
   });
 }
