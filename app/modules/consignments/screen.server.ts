@@ -6,7 +6,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
-import { itemTypes, manifests, sites } from "../../../db/schema";
+import { manifests, sites } from "../../../db/schema";
+import { itemTypesOf } from "../item-types/item-types.server";
 import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { requireUser } from "../auth/guard.server";
@@ -81,7 +82,7 @@ export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: n
     id ? getConsignment(db, user, id) : Promise.resolve(null),
     // the user's own sites, in name order
     user.siteIds.length ? db.select().from(sites).where(inArray(sites.id, user.siteIds)).orderBy(asc(sites.name)) : Promise.resolve([]),
-    db.select().from(itemTypes).where(eq(itemTypes.customerId, user.customer.id)).orderBy(asc(itemTypes.sequence), asc(itemTypes.id)),
+    itemTypesOf(db, user.customer.id),
     customReferenceChoices(db, user),
   ]);
   if (consignment && !belongsTo(variant, consignment)) throw new AppError("not_found", `${VARIANTS[variant].noun === "quote" ? "Quote" : "Consignment"} not found`);

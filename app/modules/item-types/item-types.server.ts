@@ -12,6 +12,7 @@ import { forbiddenMessage } from "../auth/guard.server";
 import { isAdmin, isSuperDespatcherOrAbove } from "../auth/roles";
 import { AppError, notFound, type FieldErrors } from "../../utils/errors";
 import { fieldErrorsFrom } from "../../utils/validation";
+import { preparedFor } from "../../utils/prepared.server";
 import { bulkDeleteSchema, itemTypeSchema, MESSAGES, sequenceSchema, type ItemTypeInput, type ItemTypeJson } from "./item-types";
 
 /** Who may change a customer's item types: staff, and the customer's super despatchers. */
@@ -80,9 +81,17 @@ export const toJson = (r: Row): ItemTypeJson => ({
 
 const ordered = [asc(itemTypes.sequence), asc(itemTypes.id)];
 
+// prepared once per database handle: /api/users/current and the consignment screen read them on every call
+const ofCustomer = preparedFor((db) =>
+  select(db)
+    .where(eq(itemTypes.customerId, sql.placeholder("customerId")))
+    .orderBy(...ordered)
+    .prepare("item_types_of_customer"),
+);
+
 /** A customer's item types in their saved order (no access check: for callers that did it). */
 export async function itemTypesOf(db: DbOrTx, customerId: number): Promise<ItemTypeJson[]> {
-  return (await select(db).where(eq(itemTypes.customerId, customerId)).orderBy(...ordered)).map(toJson);
+  return (await ofCustomer(db).execute({ customerId })).map(toJson);
 }
 
 export async function listItemTypes(db: DbOrTx, user: CurrentUser, customerId: number): Promise<ItemTypeJson[]> {
