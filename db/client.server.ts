@@ -8,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { createChangeFeed, type ChangeFeed } from "./changes.server";
 import { PROJECT_ROOT } from "./paths";
 import * as schema from "./schema";
 
@@ -27,6 +28,11 @@ export interface Database {
   url?: string;
   /** for PGlite pg-boss runs through this single embedded connection */
   executor: SqlExecutor;
+  /**
+   * PostgreSQL only: what other connections committed, for caches that must not outlive a change
+   * (db/changes.server.ts). PGlite has none, and nothing is cached over it.
+   */
+  changes?: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -40,17 +46,23 @@ export async function openDatabase(options: { url?: string; dataDir?: string; lo
   if (options.url) {
     const client = postgres(options.url, { max: 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    // connects at its first sync, so a process that never serves a page never listens
+    const changes = createChangeFeed(options.url);
     return {
       kind: "postgres",
       db,
       url: options.url,
+      changes,
       executor: {
         async executeSql(text, values = []) {
           const rows = await client.unsafe(text, values as never[]);
           return { rows: [...rows] };
         },
       },
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await changes.close();
+        await client.end({ timeout: 5 });
+      },
     };
   }
   const dataDir = options.dataDir ?? path.join(PROJECT_ROOT, "data/pglite");

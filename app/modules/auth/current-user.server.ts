@@ -181,10 +181,13 @@ export async function loadCurrentUserByToken(db: DbOrTx, token: string): Promise
  * work. `user` is null when the user may not sign in (see toCurrentUser); the session's rules are
  * sessions.server's.
  */
-export async function loadSessionWithUser(
-  db: DbOrTx,
-  sessionId: string,
-): Promise<{ session: typeof sessions.$inferSelect; homeCustomerOptions: CustomerOptions; user: CurrentUser | null } | null> {
+export interface SessionWithUser {
+  session: typeof sessions.$inferSelect;
+  homeCustomerOptions: CustomerOptions;
+  user: CurrentUser | null;
+}
+
+export async function loadSessionWithUser(db: DbOrTx, sessionId: string): Promise<SessionWithUser | null> {
   const [row] = await statements(db).bySession.execute({ sessionId });
   return row ? { session: row.session, homeCustomerOptions: row.homeCustomer.options ?? {}, user: toCurrentUser(row) } : null;
 }

@@ -2,6 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { AppError } from "../../utils/errors";
 import { loadCurrentUserByToken, type CurrentUser } from "./current-user.server";
 import { canAccessPath, isAdmin, type AccessSubject } from "./roles";
+import { sessionCacheOf } from "./session-cache.server";
 import { readSessionToken, resolveSession } from "./sessions.server";
 
 export interface Signed {
@@ -30,7 +31,7 @@ export function optionalUser(context: AppLoadContext, request: Request): Promise
 async function loadSigned(context: AppLoadContext, request: Request): Promise<Signed | null> {
   const token = readSessionToken(request);
   if (!token) return null;
-  const user = await resolveSession(context.db, token);
+  const user = await resolveSession(context.db, token, new Date(), sessionCacheOf(context.database));
   return user ? { user, token } : null;
 }
 

@@ -1,7 +1,8 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { sessions } from "../../../db/schema";
-import { loadSessionWithUser, sessionTimeoutMinutes, type CurrentUser } from "./current-user.server";
+import { loadSessionWithUser, sessionTimeoutMinutes, type CurrentUser, type SessionWithUser } from "./current-user.server";
+import type { SessionCache } from "./session-cache.server";
 import { newToken, tokenDigest } from "./tokens.server";
 
 export const SESSION_COOKIE = "fd_session";
@@ -57,29 +58,43 @@ export async function createSession(
   return token;
 }
 
-/**
- * The signed-in user of a live session, or null, in one query (loadSessionWithUser). A session
- * ends at its expiry, when the user is disabled or their customer disabled, and, unless
- * it was started with "remember me", after the home customer's session_timeout minutes without a
- * request.
- */
-export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<CurrentUser | null> {
-  const id = tokenDigest(token);
-  const found = await loadSessionWithUser(db, id);
-  if (!found) return null;
-  const { session, user } = found;
-  const idleLimitMs = sessionTimeoutMinutes(found.homeCustomerOptions) * 60_000;
+/** What a session's state allows now: to serve, to serve after writing last_seen_at, or nothing. */
+function sessionState({ session, user, homeCustomerOptions }: SessionWithUser, now: Date): "expired" | "touch" | "live" {
+  const idleLimitMs = sessionTimeoutMinutes(homeCustomerOptions) * 60_000;
   const expired =
     !user ||
     session.expiresAt.getTime() <= now.getTime() ||
     (!session.rememberMe && now.getTime() - session.lastSeenAt.getTime() > idleLimitMs);
-  if (expired) {
+  if (expired) return "expired";
+  return now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS ? "touch" : "live";
+}
+
+/**
+ * The signed-in user of a live session, or null, in one query (loadSessionWithUser). A session
+ * ends at its expiry, when the user is disabled or their customer disabled, and, unless
+ * it was started with "remember me", after the home customer's session_timeout minutes without a
+ * request. With a `cache` (session-cache.server.ts) a kept session that is live by its kept state
+ * answers without a query; any other case is decided on the database's rows.
+ */
+export async function resolveSession(db: DbOrTx, token: string, now = new Date(), cache?: SessionCache | null): Promise<CurrentUser | null> {
+  const id = tokenDigest(token);
+  const kept = cache ? await cache.get(id) : undefined;
+  // a copy: the kept user is frozen and shared, and a request may replace its own user's fields
+  if (kept && sessionState(kept, now) === "live") return { ...kept.user };
+  const mark = cache?.mark() ?? 0;
+  const found = await loadSessionWithUser(db, id);
+  if (!found) return null;
+  const state = sessionState(found, now);
+  if (state === "expired") {
     await db.delete(sessions).where(eq(sessions.id, id));
     return null;
   }
-  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  if (state === "touch") {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+    found.session = { ...found.session, lastSeenAt: now };
   }
+  const user = found.user!;
+  cache?.keep(id, { ...found, user: { ...user } }, mark);
   return user;
 }
 
