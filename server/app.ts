@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import path from "node:path";
 // the adapter's own request and response conversions (its index exports only the whole handler;
 // the version is pinned exactly in package.json)
@@ -62,6 +62,21 @@ export function contentSecurityPolicy(options: { googleMaps?: boolean } = {}) {
   });
 }
 
+// a response's CSP nonce: 16 bytes from the system's CSPRNG, drawn 4 KB at a time (a call to it
+// for each response was 4% of an API call's CPU on this VM); no byte is handed out twice
+const NONCE_BYTES = 16;
+const pool = Buffer.alloc(4096);
+let taken = pool.length;
+export function cspNonce(): string {
+  if (taken + NONCE_BYTES > pool.length) {
+    randomFillSync(pool);
+    taken = 0;
+  }
+  const nonce = pool.toString("base64", taken, taken + NONCE_BYTES);
+  taken += NONCE_BYTES;
+  return nonce;
+}
+
 export interface AppOptions {
   build: ServerBuild;
   services: Omit<AppServices, "cspNonce">;
@@ -98,7 +113,7 @@ export function createApp(options: AppOptions) {
     throw new Error(`Invalid configuration: TRUST_PROXY: ${(e as Error).message}`);
   }
   app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = cspNonce();
     next();
   });
   // the app's modules come from the build, never imported here: each exists once in the process
