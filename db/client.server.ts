@@ -36,6 +36,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
+// each PostgreSQL handle's change feed, for caches that reach the database only through `db`;
+// a transaction's handle has none, so nothing is kept or served inside one
+const feeds = new WeakMap<object, ChangeFeed>();
+
+/** The change feed of the database `db` belongs to (db/kept.server.ts), or undefined (PGlite, a transaction). */
+export function changeFeedOf(db: DbOrTx): ChangeFeed | undefined {
+  return feeds.get(db);
+}
+
 export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, "db/migrations");
 
 /**
@@ -48,6 +57,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string; lo
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     // connects at its first sync, so a process that never serves a page never listens
     const changes = createChangeFeed(options.url);
+    feeds.set(db, changes);
     return {
       kind: "postgres",
       db,

@@ -145,3 +145,22 @@ describe.skipIf(!postgres)("a session kept by every web process", () => {
     expect((await current(onB)).body.full_name).toBe(name);
   });
 });
+
+describe.skipIf(!postgres)("a customer's item types kept by every web process", () => {
+  it("are kept (a change nobody is told of is not seen), and follow an item type changed, added or deleted at the next request on B", async () => {
+    const { onB } = await signedInEverywhere("superdespatcher@example.com");
+    const types = () => current(onB).then((r) => r.body.customer.item_types as Array<{ id: number; description: string }>);
+    const before = await types();
+    expect(before.length).toBeGreaterThan(0);
+    const first = before[0]!;
+    await unheard("item_types", () => server.db.execute(sql`update item_types set description = 'Unheard carton' where id = ${first.id}`));
+    expect((await types())[0]!.description).toBe(first.description);
+
+    await server.db.execute(sql`update item_types set description = 'Renamed carton' where id = ${first.id}`);
+    expect((await types())[0]!.description).toBe("Renamed carton");
+    await server.db.execute(sql`insert into item_types (customer_id, description, sequence) values (${demo.acme.id}, 'Added satchel', 0)`);
+    expect((await types()).map((t) => t.description)).toContain("Added satchel");
+    await server.db.execute(sql`delete from item_types where description = 'Added satchel'`);
+    expect((await types()).map((t) => t.description)).not.toContain("Added satchel");
+  });
+});

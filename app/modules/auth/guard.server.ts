@@ -31,7 +31,7 @@ export function optionalUser(context: AppLoadContext, request: Request): Promise
 async function loadSigned(context: AppLoadContext, request: Request): Promise<Signed | null> {
   const token = readSessionToken(request);
   if (!token) return null;
-  const user = await resolveSession(context.db, token, new Date(), sessionCacheOf(context.database));
+  const user = await resolveSession(context.db, token, new Date(), sessionCacheOf(context.db));
   return user ? { user, token } : null;
 }
 

@@ -78,7 +78,7 @@ function sessionState({ session, user, homeCustomerOptions }: SessionWithUser, n
  */
 export async function resolveSession(db: DbOrTx, token: string, now = new Date(), cache?: SessionCache | null): Promise<CurrentUser | null> {
   const id = tokenDigest(token);
-  const kept = cache ? await cache.get(id) : undefined;
+  const kept = await cache?.get(id);
   // a copy: the kept user is frozen and shared, and a request may replace its own user's fields
   if (kept && sessionState(kept, now) === "live") return { ...kept.user };
   const mark = cache?.mark() ?? 0;

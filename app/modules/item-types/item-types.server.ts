@@ -5,7 +5,8 @@
  * read theirs (another customer's id is 404 to them) and super despatchers also change them.
  */
 import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.server";
+import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
+import { keptPer } from "../../../db/kept.server";
 import { consignmentItems, customers, itemTypes, sites } from "../../../db/schema";
 import { currentUserJson, type CurrentUser } from "../auth/current-user.server";
 import { forbiddenMessage } from "../auth/guard.server";
@@ -89,9 +90,20 @@ const ofCustomer = preparedFor((db) =>
     .prepare("item_types_of_customer"),
 );
 
-/** A customer's item types in their saved order (no access check: for callers that did it). */
+// and kept per customer by each process while none of them changes (db/kept.server.ts, decision 043)
+const keptTypes = keptPer<number, ItemTypeJson[]>((payload, kept) => {
+  if (payload.startsWith("item_types:")) kept.delete(Number(payload.slice("item_types:".length)));
+});
+
+/** A customer's item types in their saved order (no access check: for callers that did it); each is frozen and shared. */
 export async function itemTypesOf(db: DbOrTx, customerId: number): Promise<ItemTypeJson[]> {
-  return (await ofCustomer(db).execute({ customerId })).map(toJson);
+  const kept = keptTypes(changeFeedOf(db));
+  const found = await kept?.get(customerId);
+  if (found) return [...found];
+  const mark = kept?.mark() ?? 0;
+  const types = (await ofCustomer(db).execute({ customerId })).map(toJson);
+  kept?.keep(customerId, types, mark);
+  return [...types];
 }
 
 export async function listItemTypes(db: DbOrTx, user: CurrentUser, customerId: number): Promise<ItemTypeJson[]> {
