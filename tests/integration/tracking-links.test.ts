@@ -171,6 +171,12 @@ describe("the public tracking link", () => {
     try {
       const anyone = new Client(fresh.url);
       for (let i = 0; i < 3 * TRACKING_GUESSES; i++) expect((await anyone.request(link)).status).toBe(200);
+      // the real link is read against the count, never written to it (issue 32: a view costs no commit)
+      expect(await server.db.select().from(trackingGuessCounts)).toEqual([]);
+      // a client's own guess key is dropped, so it cannot spend another address's allowance
+      expect((await anyone.request(`/track/${crypto.randomUUID()}`, { headers: { "x-tracking-guess-key": "203.0.113.9" } })).status).toBe(404);
+      expect((await server.db.select({ key: trackingGuessCounts.key }).from(trackingGuessCounts)).map((r) => r.key)).not.toContain("203.0.113.9");
+      await server.db.delete(trackingGuessCounts);
       // guesses in several spellings the router takes count alike
       const guess = (i: number) => [`/track/${crypto.randomUUID()}`, `/TRACK/${crypto.randomUUID()}`, `/%74rack/${crypto.randomUUID()}/pod`][i % 3]!;
       for (let i = 0; i < TRACKING_GUESSES; i++) expect((await anyone.request(guess(i))).status, guess(i)).toBe(404);

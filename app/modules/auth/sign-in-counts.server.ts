@@ -48,6 +48,15 @@ export class SignInAttemptStore {
     return { totalHits: row!.hits, resetTime: row!.resetAt };
   }
 
+  /** The count of `key` in its window now, if it has one (read only: the tracking limiter asks before every page). */
+  async get(key: string): Promise<AttemptCount | undefined> {
+    const [row] = await this.db
+      .select({ hits: this.table.hits, resetAt: this.table.resetAt })
+      .from(this.table)
+      .where(and(eq(this.table.key, key), gt(this.table.resetAt, new Date())));
+    return row ? { totalHits: row.hits, resetTime: row.resetAt } : undefined;
+  }
+
   /** An attempt that succeeded is taken back. */
   async decrement(key: string): Promise<void> {
     await this.db

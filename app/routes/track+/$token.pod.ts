@@ -1,9 +1,10 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { publicPod } from "~/modules/tracking/public-link.server";
+import { countTrackingGuess } from "~/modules/tracking/guesses.server";
 import { AppError } from "~/utils/errors";
 
 /** /track/{token}/pod: the proof of delivery the product drew, for whoever holds the link (SVG). */
-export async function loader({ context, params }: LoaderFunctionArgs) {
+export async function loader({ context, params, request }: LoaderFunctionArgs) {
   try {
     const svg = await publicPod(context.db, params.token);
     return new Response(svg, {
@@ -18,7 +19,10 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
       },
     });
   } catch (e) {
-    if (e instanceof AppError && e.code === "not_found") throw data({ message: e.message }, { status: 404 });
+    if (e instanceof AppError && e.code === "not_found") {
+      await countTrackingGuess(context.db, request);
+      throw data({ message: e.message }, { status: 404 });
+    }
     throw e;
   }
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicTracking } from "~/modules/tracking/public-link.server";
 import { linkNotValidPage, publicTrackingPage } from "~/modules/tracking/public-page.server";
+import { countTrackingGuess } from "~/modules/tracking/guesses.server";
 import { AppError } from "~/utils/errors";
 
 const HEADERS = {
@@ -13,11 +14,14 @@ const HEADERS = {
 };
 
 /** /track/{token}: what a receiver sees without signing in (issue 14 item 5); a page of its own, no script. */
-export async function loader({ context, params }: LoaderFunctionArgs) {
+export async function loader({ context, params, request }: LoaderFunctionArgs) {
   try {
     return new Response(publicTrackingPage(await publicTracking(context.db, params.token)), { headers: HEADERS });
   } catch (e) {
-    if (e instanceof AppError && e.code === "not_found") return new Response(linkNotValidPage(e.message), { status: 404, headers: HEADERS });
+    if (e instanceof AppError && e.code === "not_found") {
+      await countTrackingGuess(context.db, request);
+      return new Response(linkNotValidPage(e.message), { status: 404, headers: HEADERS });
+    }
     throw e;
   }
 }
