@@ -13,7 +13,7 @@ import { todayIn } from "../calendar/site-time";
 import { resolvePlace } from "../localities/resolve.server";
 import type { RatingPayload } from "../rating/payload";
 import { rateWithRules } from "../rating/rating.server";
-import { ratingData } from "../rating/rating-data.server";
+import { ratingData, type RatingData } from "../rating/rating-data.server";
 import { AppError } from "../../utils/errors";
 import { parseOrThrow } from "../../utils/validation";
 import { CHECKOUT_MESSAGES, checkoutRequestSchema, COUNTRY_BY_CODE, RATES_TIME_BUDGET_MS, type CheckoutRate } from "./checkout";
@@ -73,13 +73,13 @@ async function cartItems(db: DbOrTx, storeId: number, lines: Array<{ sku?: strin
 }
 
 /** The destination as a locality: the postcode and city exactly, else the postcode's place (its province first). */
-async function destinationPlace(db: DbOrTx, d: { country: string; postal_code: string; city?: string | null; province?: string | null }) {
+async function destinationPlace(db: DbOrTx, data: RatingData, d: { country: string; postal_code: string; city?: string | null; province?: string | null }) {
   const code = d.country.toUpperCase();
   const country = COUNTRY_BY_CODE[code] ?? Object.values(COUNTRY_BY_CODE).find((c) => c === code);
   if (!country) throw new AppError("invalid", CHECKOUT_MESSAGES.unknownCountry, { destination: [CHECKOUT_MESSAGES.unknownCountry] });
   const city = (d.city ?? "").trim();
   if (city) {
-    const [exact] = await (await ratingData(db)).places([{ locality: city, postcode: d.postal_code, country }]);
+    const [exact] = await data.places([{ locality: city, postcode: d.postal_code, country }]);
     if (exact) return { country, locality: exact.locality, postcode: exact.postcode, sublocality: exact.sublocality };
   }
   const found = await resolvePlace(db, { postcode: d.postal_code, region: d.province ?? null, country });
@@ -129,7 +129,9 @@ export async function checkoutRates(db: DbOrTx, externalId: string, authorizatio
 
   return withinBudget(
     (async () => {
-      const [items, to] = await Promise.all([cartItems(db, store.id, shipped), destinationPlace(db, cart.destination)]);
+      // the rating data as of this call, read once for the destination, the rates and the groups
+      const data = await ratingData(db);
+      const [items, to] = await Promise.all([cartItems(db, store.id, shipped), destinationPlace(db, data, cart.destination)]);
       const country = site.country as RatingPayload["sender_country"];
       const payload: RatingPayload = {
         despatch_date: todayIn(site.timezone),
@@ -148,7 +150,7 @@ export async function checkoutRates(db: DbOrTx, externalId: string, authorizatio
         // a shop's buyers are mostly at home: the residential surcharge applies where one is set
         receiver_address_type: "residential",
       };
-      const [result, offered] = await Promise.all([rateWithRules(db, store.customerId, site, { ...payload, declared_value: cartValue(shipped) }), ratingData(db).then((d) => d.offered(site.id))]);
+      const [result, offered] = await Promise.all([rateWithRules(db, store.customerId, site, { ...payload, declared_value: cartValue(shipped) }, data), data.offered(site.id)]);
       const groupOf = new Map(offered.map((o) => [o.ss.id, o.service.group || o.service.type]));
       const currency = CURRENCY[site.country] ?? "AUD";
       // a shipping rule that chose a service (or a set) offers only those; excluded carriers are gone already
