@@ -8,6 +8,7 @@
  * against DATABASE_URL when set, else PGlite.
  */
 import os from "node:os";
+import type { DbOrTx } from "../db/client.server";
 import { itemTypes, storeProducts, stores } from "../db/schema";
 import { tokenDigest } from "../app/modules/auth/tokens.server";
 import { RATES_TIME_BUDGET_MS } from "../app/modules/stores/checkout";
@@ -38,14 +39,16 @@ function cart(n: number) {
   };
 }
 
-export async function checkoutRatesSection(bench: Pick<Bench, "server" | "demo" | "headers">): Promise<string[]> {
-  const { server, demo } = bench;
-  const db = server.db;
+/**
+ * The bench's store: a Shopify cart of `customerId` sending from `siteId` with its key and
+ * ${PRODUCTS} products, and the carts its callback sends. bench/requests.ts uses it too.
+ */
+export async function benchStore(db: DbOrTx, customerId: number, siteId: number) {
   const [store] = await db
     .insert(stores)
-    .values({ customerId: demo.acme.id, cartType: "shopify", ratePresentation: "full_list", siteId: demo.sites.melbourne.id, externalId: "bench-shop", apiKeyHash: tokenDigest(KEY), apiKeyHint: KEY.slice(-4) })
+    .values({ customerId, cartType: "shopify", ratePresentation: "full_list", siteId, externalId: "bench-shop", apiKeyHash: tokenDigest(KEY), apiKeyHint: KEY.slice(-4) })
     .returning();
-  const [type] = await db.insert(itemTypes).values({ customerId: demo.acme.id, description: "Bench carton", length: "40", width: "30", height: "20", weight: "3" }).returning();
+  const [type] = await db.insert(itemTypes).values({ customerId, description: "Bench carton", length: "40", width: "30", height: "20", weight: "3" }).returning();
   // a third of the products take their item type's measures
   const products = Array.from({ length: PRODUCTS }, (_, i) => ({
     storeId: store!.id,
@@ -55,10 +58,19 @@ export async function checkoutRatesSection(bench: Pick<Bench, "server" | "demo" 
     ...(i % 3 === 0 ? {} : { length: String(10 + (i % 50)), width: String(10 + (i % 30)), height: String(5 + (i % 20)), weight: String(0.5 + (i % 10)) }),
   }));
   for (let i = 0; i < products.length; i += 500) await db.insert(storeProducts).values(products.slice(i, i + 500));
+  return {
+    path: "/api/store/bench-shop/rates",
+    headers: { "content-type": "application/json", authorization: `Bearer ${KEY}`, "accept-encoding": "identity" },
+    bodies: Array.from({ length: 40 }, (_, n) => JSON.stringify(cart(n))),
+  };
+}
 
-  const url = `${server.url}/api/store/bench-shop/rates`;
-  const headers = { "content-type": "application/json", authorization: `Bearer ${KEY}`, "accept-encoding": "identity" };
-  const bodies = Array.from({ length: 40 }, (_, n) => JSON.stringify(cart(n)));
+export async function checkoutRatesSection(bench: Pick<Bench, "server" | "demo" | "headers">): Promise<string[]> {
+  const { server, demo } = bench;
+  const db = server.db;
+  const shop = await benchStore(db, demo.acme.id, demo.sites.melbourne.id);
+  const url = `${server.url}${shop.path}`;
+  const { headers, bodies } = shop;
   // every cart must be rated (not a fast 4xx): check each once, and warm up
   for (const body of bodies.slice(0, 4)) {
     const res = await fetch(url, { method: "POST", headers, body });

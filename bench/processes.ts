@@ -11,12 +11,12 @@ import { loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
 const root = path.resolve(import.meta.dirname, "..");
 
 /** build/server.js with `processes` web processes; resolves once every one listens. */
-async function startBuiltServer(databaseUrl: string, processes: number): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startBuiltServer(databaseUrl: string, processes: number, env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, "build/server.js")], {
     cwd: root,
     // no job worker and no demo seeding: the bench's database is already filled
-    env: { ...process.env, DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(processes), PORT: String(port), NODE_ENV: "production", RUN_WORKER: "0", SEED_DEMO: "0" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(processes), PORT: String(port), NODE_ENV: "production", RUN_WORKER: "0", SEED_DEMO: "0", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));

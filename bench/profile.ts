@@ -16,14 +16,26 @@ import postgres from "postgres";
 import { MEL_TO_BNE } from "../tests/support/rating";
 import { freePort } from "../tests/support/server";
 import { todayIn } from "../app/modules/calendar/site-time";
+import { eq, isNotNull } from "drizzle-orm";
+import { openDatabase } from "../db/client.server";
+import { consignments, customers, sites } from "../db/schema";
+import { benchStore } from "./checkout-rates";
+import { startFloorServer } from "./floor";
 import { loadFrom, type Stats } from "./measure";
 import { summarise, type CpuProfile } from "./profile-summary";
 
 const root = path.resolve(import.meta.dirname, "..");
 
+/** What a target's call needs besides the server: the despatcher's cookie, a tracked consignment's token, the bench store. */
+interface Fixture {
+  cookie: string;
+  token: string;
+  shop: Awaited<ReturnType<typeof benchStore>>;
+}
+
 interface Target {
   name: string;
-  spec: (url: string, cookie: string) => Parameters<typeof loadFrom>[0];
+  spec: (url: string, f: Fixture) => Parameters<typeof loadFrom>[0];
 }
 
 const RATING = {
@@ -33,14 +45,16 @@ const RATING = {
 };
 
 const TARGETS: Target[] = [
-  { name: "users-current", spec: (url, cookie) => ({ url: `${url}/api/users/current`, headers: { cookie, accept: "application/json" }, total: 3000, concurrency: 10 }) },
+  { name: "users-current", spec: (url, { cookie }) => ({ url: `${url}/api/users/current`, headers: { cookie, accept: "application/json" }, total: 3000, concurrency: 10 }) },
   {
     name: "carrier-selection",
-    spec: (url, cookie) => ({ url: `${url}/api/carrier_selection`, method: "POST", headers: { cookie, accept: "application/json", "content-type": "application/json" }, body: JSON.stringify(RATING), total: 2000, concurrency: 10 }),
+    spec: (url, { cookie }) => ({ url: `${url}/api/carrier_selection`, method: "POST", headers: { cookie, accept: "application/json", "content-type": "application/json" }, body: JSON.stringify(RATING), total: 2000, concurrency: 10 }),
   },
   { name: "login", spec: (url) => ({ url: `${url}/login`, total: 1000, concurrency: 10 }) },
-  { name: "home", spec: (url, cookie) => ({ url: `${url}/home`, headers: { cookie }, total: 500, concurrency: 10 }) },
-  { name: "consignment", spec: (url, cookie) => ({ url: `${url}/`, headers: { cookie }, total: 500, concurrency: 10 }) },
+  { name: "home", spec: (url, { cookie }) => ({ url: `${url}/home`, headers: { cookie }, total: 500, concurrency: 10 }) },
+  { name: "consignment", spec: (url, { cookie }) => ({ url: `${url}/`, headers: { cookie }, total: 500, concurrency: 10 }) },
+  { name: "tracking", spec: (url, { token }) => ({ url: `${url}/track/${token}`, total: 600, concurrency: 20 }) },
+  { name: "checkout", spec: (url, { shop }) => ({ url: `${url}${shop.path}`, method: "POST", headers: shop.headers, bodies: shop.bodies, total: 600, concurrency: 10 }) },
 ];
 
 /** A V8 inspector session on the server process, over its WebSocket. */
@@ -102,13 +116,24 @@ async function main() {
     });
     const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
     if (signIn.status !== 200 || !cookie) throw new Error(`sign-in answered ${signIn.status}`);
+    const floorServer = await startFloorServer();
+    const floor = () => loadFrom({ url: floorServer.url, total: 5000, concurrency: 10 });
+    await floor();
+    const database = await openDatabase({ url: databaseUrl });
+    const [acme] = await database.db.select({ id: customers.id }).from(customers).where(eq(customers.code, "ACME"));
+    const [melbourne] = await database.db.select({ id: sites.id }).from(sites).where(eq(sites.code, "MEL"));
+    const [tracked] = await database.db.select({ token: consignments.publicTrackingToken }).from(consignments).where(isNotNull(consignments.publicTrackingToken)).limit(1);
+    const fixture: Fixture = { cookie, token: tracked!.token!, shop: await benchStore(database.db, acme!.id, melbourne!.id) };
+    await database.close();
     const session = await inspector(wsUrl);
     await session.call("Profiler.enable");
     await session.call("Profiler.setSamplingInterval", { interval: 200 });
     for (const target of chosen) {
-      const spec = target.spec(url, cookie);
+      const spec = target.spec(url, fixture);
       const headers = { ...spec.headers, "accept-encoding": "identity" };
       await loadFrom({ ...spec, headers, total: Math.ceil(spec.total / 2) }); // warm-up: V8 compiles the hot paths
+      // the floor just before, so the share reads the machine as it is now
+      const bare = await floor();
       await session.call("Profiler.start");
       const stats: Stats = await loadFrom({ ...spec, headers });
       const { profile } = await session.call<{ profile: CpuProfile }>("Profiler.stop");
@@ -116,10 +141,12 @@ async function main() {
         mkdirSync(saveDir, { recursive: true });
         writeFileSync(path.join(saveDir, `${target.name}.cpuprofile`), JSON.stringify(profile));
       }
-      console.log(`\n## ${target.name}: ${stats.perSecond.toFixed(0)} calls/s, p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms (10 callers)`);
+      const share = ((100 * stats.perSecond) / bare.perSecond).toFixed(1);
+      console.log(`\n## ${target.name}: ${stats.perSecond.toFixed(0)} calls/s (${share}% of the floor's ${bare.perSecond.toFixed(0)}), p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms (${spec.concurrency} callers)`);
       console.log(summarise(profile, stats.n).join("\n"));
     }
     session.close();
+    await floorServer.stop();
   } finally {
     child.kill("SIGTERM");
     if (child.exitCode === null) await once(child, "exit");

@@ -11,12 +11,12 @@
  * (bench/search.ts), then the bulk upload, checkout rates and the carrier invoice import
  * (bench/invoice-import.ts).
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { startTestServer } from "../tests/support/server";
 import { benchDespatch, benchList, despatchListSection } from "./despatch-list";
 import { benchEntry, benchPrinting, entrySection, printingSection } from "./entry-printing";
-import { floorPercent, floorShare, load, loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
+import { load, loadFrom, tableRows, type Stats, TABLE_HEAD } from "./measure";
 import { benchWebProcesses, webProcessesSection } from "./processes";
 import { benchRating, ratingSection } from "./rating";
 import { prepareBench } from "./setup";
@@ -37,6 +37,13 @@ import { filesSection } from "./files";
 import { shippingRulesSection } from "./shipping-rules";
 import { webhooksSection } from "./webhooks";
 import { insightSection } from "./insight";
+import { requestsSection } from "./requests";
+import { sectionOf } from "./section";
+
+const PROFILE_HEADING = "## Where an ordinary request's time goes";
+
+/** A section of the current docs/performance.md, to carry over (empty when there is none). */
+const keptSection = (heading: string) => (existsSync("docs/performance.md") ? sectionOf(readFileSync("docs/performance.md", "utf8"), heading) : []);
 
 const server = await startTestServer();
 const floorServer = await startFloorServer();
@@ -58,6 +65,8 @@ try {
     : null;
 
   const results: Array<[string, Stats]> = [
+    // the floor every other request row of this file is read against
+    ...floorRows,
     [
       "sign-in (POST /users/sign_in, argon2id verify + session), 1 caller",
       await load(40, 1, () =>
@@ -70,20 +79,6 @@ try {
     ],
     ["GET /api/users/current (session + user load), 20 callers (separate process)", await loadFrom({ url: `${server.url}/api/users/current`, headers: { ...headers, "accept-encoding": "identity" }, total: 2000, concurrency: 20 })],
     ["GET /home page (shell + notices, server render), 10 callers", await load(500, 10, () => fetch(`${server.url}/home`, { headers: { cookie: client.cookie } }))],
-  ];
-
-  // the ordinary requests of issue 32, each from a separate process with 10 callers as the floor's row
-  const identity = { "accept-encoding": "identity" };
-  const requests: Array<[string, Stats]> = [
-    ...floorRows,
-    ["GET /api/users/current, signed in, 10 callers (separate process)", await loadFrom({ url: `${server.url}/api/users/current`, headers: { ...headers, ...identity }, total: 2000, concurrency: 10 })],
-    [
-      "POST /api/carrier_selection, the rating payload, 10 callers (separate process)",
-      await loadFrom({ url: `${server.url}/api/carrier_selection`, method: "POST", headers: { ...headers, ...identity, "content-type": "application/json" }, body: JSON.stringify(rating.ratingPayload), total: 1000, concurrency: 10 }),
-    ],
-    ["GET /login, signed out, 10 callers (separate process)", await loadFrom({ url: `${server.url}/login`, headers: identity, total: 1000, concurrency: 10 })],
-    ["GET /home, signed in, 10 callers (separate process)", await loadFrom({ url: `${server.url}/home`, headers: { cookie: client.cookie, ...identity }, total: 500, concurrency: 10 })],
-    ["GET / (the consignment screen, a new consignment), 10 callers (separate process)", await loadFrom({ url: `${server.url}/`, headers: { cookie: client.cookie, ...identity }, total: 500, concurrency: 10 })],
   ];
 
   const exportsLines = await exportsSection(bench);
@@ -101,6 +96,8 @@ try {
   const shippingRulesLinesOut = await shippingRulesSection();
   const webhooksLinesOut = await webhooksSection();
   const insightLinesOut = await insightSection();
+  // issue 32: the ordinary request as `npm start` serves it, beside the floor (a server of its own)
+  const requestsLines = await requestsSection();
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
@@ -129,23 +126,9 @@ try {
     "its throughput is bounded by one core, and with 20 callers each waits for the 19 ahead of it, so p95",
     "is roughly 20 / (calls per second).",
     "",
-    "## Requests against the floor",
-    "",
-    "Issue 32: the ordinary request beside the floor, a bare Node `http` server answering `{\"ok\":true}` in a process of its",
-    "own (bench/floor.ts), loaded by the same caller (bench/load.mjs, keep-alive, no compression) in the same run. Every row",
-    "measured from a separate process, in every section of this file, shows its calls/s as a share of the floor's at the",
-    "same number of callers; rows whose callers share the server's process show none.",
-    "",
-    ...TABLE_HEAD,
-    ...tableRows(requests),
-    "",
-    "Targets (issue 32, one web process, 10 callers):",
-    ...([30, 25, 15, 8, 8] as const).map((target, i) => {
-      const [what, s] = requests[floorRows.length + i]!;
-      const share = floorPercent(s) ?? 0;
-      return `- ${what.split(",")[0]} ≥ ${target}% of the floor: ${floorShare(s)}, ${share >= target ? "met" : "not met"}`;
-    }),
-    "",
+    ...requestsLines,
+    // written by hand from bench/profile.ts: carried over as it is
+    ...keptSection(PROFILE_HEADING),
     ...ratingSection(rating),
     ...entrySection(entry),
     ...printingSection(printing),

@@ -1,7 +1,7 @@
 /**
  * One finance section of docs/performance.md measured again and written in place, the rest of the
  * file left as it is: `NODE_ENV=production DATABASE_URL=... npx tsx bench/section.ts reconcile`
- * (or reconciliations-list, invoice-import, allocation, files, shipping-rules, webhooks, insight). `npm run bench` measures them all.
+ * (or reconciliations-list, invoice-import, allocation, files, shipping-rules, webhooks, insight, requests). `npm run bench` measures them all.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -15,6 +15,7 @@ import { reconciliationsListSection } from "./reconciliations-list";
 import { shippingRulesSection } from "./shipping-rules";
 import { webhooksSection } from "./webhooks";
 import { insightSection } from "./insight";
+import { requestsSection } from "./requests";
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   reconcile: reconcileSection,
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   "shipping-rules": shippingRulesSection,
   webhooks: webhooksSection,
   insight: insightSection,
+  requests: requestsSection,
   "invoice-import": async () => {
     const server = await startTestServer();
     try {
@@ -36,16 +38,29 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   },
 };
 
+/** Where the section under `heading` lies in `lines`: from its heading to the next "## " (or the end); null when absent. */
+function sectionBounds(lines: string[], heading: string): { start: number; end: number } | null {
+  const start = lines.indexOf(heading);
+  if (start < 0) return null;
+  const end = lines.findIndex((l, i) => i > start && l.startsWith("## "));
+  return { start, end: end < 0 ? lines.length : end };
+}
+
+/** The section of `doc` under `heading`, its heading included; empty when there is none. */
+export function sectionOf(doc: string, heading: string): string[] {
+  const lines = doc.split("\n");
+  const at = sectionBounds(lines, heading);
+  return at ? lines.slice(at.start, at.end) : [];
+}
+
 /** The file with the section that starts with the same "## " heading replaced (or added at the end). */
 export function replaceSection(doc: string, section: string[]): string {
   const heading = section.find((l) => l.startsWith("## "));
   if (!heading) throw new Error("a section starts with its ## heading");
   const lines = doc.split("\n");
-  const start = lines.indexOf(heading);
-  if (start < 0) return [...lines, ...section].join("\n");
-  let end = lines.findIndex((l, i) => i > start && l.startsWith("## "));
-  if (end < 0) end = lines.length;
-  return [...lines.slice(0, start), ...section, ...lines.slice(end)].join("\n");
+  const at = sectionBounds(lines, heading);
+  if (!at) return [...lines, ...section].join("\n");
+  return [...lines.slice(0, at.start), ...section, ...lines.slice(at.end)].join("\n");
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

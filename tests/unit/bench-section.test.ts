@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { floorPercent, floorShare, setFloor, TABLE_HEAD, tableRows, type Stats } from "../../bench/measure";
-import { replaceSection } from "../../bench/section";
+import { replaceSection, sectionOf } from "../../bench/section";
 
 describe("replaceSection", () => {
   const doc = ["# Performance", "", "## A", "old a", "", "## B", "old b", "", "## C", "old c"].join("\n");
@@ -9,6 +9,11 @@ describe("replaceSection", () => {
   });
   it("replaces the last section to the end of the file", () => {
     expect(replaceSection(doc, ["## C", "new c"]).split("\n").slice(-2)).toEqual(["## C", "new c"]);
+  });
+  it("reads one section, heading included, and nothing for one the file lacks", () => {
+    expect(sectionOf(doc, "## B")).toEqual(["## B", "old b", ""]);
+    expect(sectionOf(doc, "## C")).toEqual(["## C", "old c"]);
+    expect(sectionOf(doc, "## D")).toEqual([]);
   });
   it("adds a section the file does not have at its end", () => {
     expect(replaceSection(doc, ["## D", "d"]).endsWith("old c\n## D\nd")).toBe(true);
