@@ -28,11 +28,6 @@ export interface Database {
   url?: string;
   /** for PGlite pg-boss runs through this single embedded connection */
   executor: SqlExecutor;
-  /**
-   * PostgreSQL only: what other connections committed, for caches that must not outlive a change
-   * (db/changes.server.ts). PGlite has none, and nothing is cached over it.
-   */
-  changes?: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -62,7 +57,6 @@ export async function openDatabase(options: { url?: string; dataDir?: string; lo
       kind: "postgres",
       db,
       url: options.url,
-      changes,
       executor: {
         async executeSql(text, values = []) {
           const rows = await client.unsafe(text, values as never[]);

@@ -9,15 +9,9 @@ const TRACKING_PATHS = /^\/track\//i;
 
 /** Tokens that open nothing, per client address and window, before the address must wait. */
 export const TRACKING_GUESSES = 30;
-export const TRACKING_WINDOW_MS = 15 * 60 * 1000;
 export const TRACKING_TOO_MANY = "Too many tracking links that do not exist were opened from this address. Please wait a few minutes and try again.";
 /** Set on a counted request for the app: whose count a link that opens nothing adds to. A client's own is dropped. */
 export const GUESS_KEY_HEADER = "x-tracking-guess-key";
-
-/** What the limiter reads and the tracking pages add to (TrackingGuessStore over the database). */
-export interface GuessCounts {
-  get(key: string): Promise<{ totalHits: number } | undefined>;
-}
 
 /**
  * Public tracking tokens are random UUIDs, but nothing stopped a client trying 3,000 of them
@@ -33,12 +27,13 @@ export interface GuessCounts {
  * count before any adds to it, so one burst can pass the limit by as many as it sends at once. The
  * count is still exact afterwards, and a UUID is not found by a burst.
  *
- * With `db` the count is the database's (TrackingGuessStore, the sign-in limit's store over its own
- * table), so every web process on every host counts toward one allowance.
+ * The count is the database's (TrackingGuessStore, the sign-in limit's store over its own table, in
+ * its 15-minute window), so every web process on every host counts toward one allowance; without
+ * `db` nothing is counted or refused.
  */
-export function trackingLimiter(options: { limit?: number; db?: DbOrTx; Store?: AppEntry["TrackingGuessStore"]; counts?: GuessCounts } = {}): RequestHandler {
+export function trackingLimiter(options: { limit?: number; db?: DbOrTx; Store?: AppEntry["TrackingGuessStore"] } = {}): RequestHandler {
   const limit = options.limit ?? TRACKING_GUESSES;
-  const counts = options.counts ?? (options.db && options.Store ? new options.Store(options.db) : undefined);
+  const counts = options.db && options.Store ? new options.Store(options.db) : undefined;
   return (req, res, next) => {
     delete req.headers[GUESS_KEY_HEADER];
     // every other request passes at once, not through the limiter's async path (issue 32 profile)
