@@ -84,7 +84,8 @@ beforeAll(async () => {
     total_buy: 65,
     total_sell_incl_gst: 110,
   };
-  await consignment(acmeId, "MEL", "MELX1", "2026-08-10");
+  // made half an hour before midnight UTC: the created date is the UTC day, whatever the session's zone
+  await consignment(acmeId, "MEL", "MELX1", "2026-08-10", { createdAt: new Date("2026-08-09T23:30:00Z") });
   await consignment(acmeId, "SYD", "SYDX1", "2026-09-15", { ratingDetail: detail });
   await consignment(acmeId, "LAX", "LAXX1", "2026-09-16");
   await consignment(acmeId, "MEL", "QUOTE1", "2026-08-11", { isQuote: true, state: "quote" });
@@ -111,6 +112,9 @@ describe("export report", () => {
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(lines[1]).toContain(",'@SUM(A1),");
     expect(lines[1]).toContain(",10/08/2026,");
+    const created = exportHeaders(false).indexOf("Created date");
+    // no quoted comma comes before it (the receiver's is later)
+    expect(lines[1]!.split(",")[created]).toBe("09/08/2026");
     // the last column is kg CO2e: empty for a consignment inserted without a stored figure
     expect(lines[1]).toMatch(/,2,12\.5,0\.25,100,10,110,$/);
   });

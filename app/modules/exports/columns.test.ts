@@ -103,6 +103,12 @@ describe("export columns", () => {
   it("reads timestamps and blanks as dates", () => {
     expect(ddmmyyyy(null)).toBe("");
     expect(ddmmyyyy("2026-10-31T13:00:00Z")).toBe("31/10/2026");
+    expect(ddmmyyyy("2026-10-31")).toBe("31/10/2026");
+    expect(ddmmyyyy(new Date("2026-10-31T23:30:00Z"))).toBe("31/10/2026");
+    // anything not a day is left as it was
+    expect(ddmmyyyy("2026-1-31")).toBe("2026-1-31");
+    expect(ddmmyyyy("2026/10/31")).toBe("2026/10/31");
+    expect(ddmmyyyy("2026-1x-31")).toBe("2026-1x-31");
   });
 });
 

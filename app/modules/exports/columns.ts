@@ -91,8 +91,19 @@ const TYPES: Record<string, string> = { return: "Return", third_party: "Third pa
 export function ddmmyyyy(value: Date | string | null): string {
   if (value == null) return "";
   const iso = value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : iso;
+  // by position, not a pattern: three a row made the pattern 4% of a CSV export's CPU
+  return isIsoDay(iso) ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : iso;
+}
+
+const DIGITS_AT = [0, 1, 2, 3, 5, 6, 8, 9];
+/** Whether `s` is ten characters of the shape 9999-99-99. */
+function isIsoDay(s: string): boolean {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  for (const i of DIGITS_AT) {
+    const code = s.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 const num = (value: string | number | null | undefined): number | null => {

@@ -3,7 +3,7 @@
  * checked and scoped here, the export itself runs as the "exports.run" job (one path for small
  * and large), and its file is downloaded by the user who asked for it.
  */
-import { aliasedTable, and, asc, count, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { aliasedTable, and, count, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client.server";
 import { addresses, carriers, consignmentEmissions, consignments, jobs, services, sites } from "../../../db/schema";
@@ -13,6 +13,7 @@ import { authorize } from "../auth/guard.server";
 import { isAdmin, type AccessSubject } from "../auth/roles";
 import type { JobQueue } from "../jobs/queue";
 import { AppError, notFound } from "../../utils/errors";
+import { rowsOf } from "../../utils/sql-rows";
 import { parseOrThrow } from "../../utils/validation";
 import { exportHeaders, exportRow, type ExportSource } from "./columns";
 import { ALL_SITES, FORMATS, MESSAGES, checkCriteria, criteriaSchema, exportFilename } from "./criteria";
@@ -86,45 +87,36 @@ function scope(p: ExportPayload): SQL {
   )!;
 }
 
-/** One keyset page after (date, id), in despatch date then id order. */
-function page(db: DbOrTx, p: ExportPayload, after: { date: string; id: number } | null) {
-  return db
-    .select({
-      id: consignments.id,
-      consignmentNumber: consignments.consignmentNumber,
-      reference: consignments.reference,
-      customReference: consignments.customReference,
-      siteId: consignments.siteId,
-      serviceId: consignments.serviceId,
-      despatchDate: consignments.despatchDate,
-      estimatedDeliveryDate: consignments.estimatedDeliveryDate,
-      createdAt: consignments.createdAt,
-      state: consignments.state,
-      returnType: consignments.returnType,
-      senderName: sender.name,
-      senderLocality: sender.locality,
-      senderRegion: sender.region,
-      senderPostcode: sender.postcode,
-      receiverName: receiver.name,
-      receiverLocality: receiver.locality,
-      receiverRegion: receiver.region,
-      receiverPostcode: receiver.postcode,
-      itemCount: consignments.itemCount,
-      totalWeight: consignments.totalWeight,
-      totalVolume: consignments.totalVolume,
-      serviceRate: consignments.serviceRate,
-      serviceRateExclGst: consignments.serviceRateExclGst,
-      // the cost lines only when asked for: they are the widest column
-      ratingDetail: p.newExport ? consignments.ratingDetail : sql<null>`null`,
-      kgCo2e: consignmentEmissions.kgCo2e,
-    })
-    .from(consignments)
-    .leftJoin(consignmentEmissions, eq(consignmentEmissions.consignmentId, consignments.id))
-    .leftJoin(sender, eq(sender.id, consignments.senderAddressId))
-    .leftJoin(receiver, eq(receiver.id, consignments.receiverAddressId))
-    .where(and(scope(p), after ? sql`(${consignments.despatchDate}, ${consignments.id}) > (${after.date}::date, ${after.id})` : undefined))
-    .orderBy(asc(consignments.despatchDate), asc(consignments.id))
-    .limit(PAGE);
+/** A page's row: the export's source less the names looked up once per export. */
+type PageRow = Omit<ExportSource, "siteCode" | "serviceName" | "carrierName"> & { id: number; siteId: number; serviceId: number | null };
+
+/**
+ * One keyset page after (date, id), in despatch date then id order. A plain statement with its
+ * columns named as the source's fields: drizzle's per-cell mapping of the same select was 37% of
+ * the CSV export's CPU (bench/exports.ts). Dates come as ISO text on both engines; the creation
+ * date is the UTC day, as a timestamp's toISOString gave it.
+ */
+async function page(db: DbOrTx, p: ExportPayload, after: { date: string; id: number } | null): Promise<PageRow[]> {
+  const c = consignments;
+  return rowsOf<PageRow>(
+    await db.execute(sql`
+      select ${c.id} as "id", ${c.consignmentNumber} as "consignmentNumber", ${c.reference} as "reference",
+        ${c.customReference} as "customReference", ${c.siteId} as "siteId", ${c.serviceId} as "serviceId",
+        ${c.despatchDate}::text as "despatchDate", ${c.estimatedDeliveryDate}::text as "estimatedDeliveryDate",
+        (${c.createdAt} at time zone 'UTC')::date::text as "createdAt", ${c.state} as "state", ${c.returnType} as "returnType",
+        ${sender.name} as "senderName", ${sender.locality} as "senderLocality", ${sender.region} as "senderRegion", ${sender.postcode} as "senderPostcode",
+        ${receiver.name} as "receiverName", ${receiver.locality} as "receiverLocality", ${receiver.region} as "receiverRegion", ${receiver.postcode} as "receiverPostcode",
+        ${c.itemCount} as "itemCount", ${c.totalWeight} as "totalWeight", ${c.totalVolume} as "totalVolume",
+        ${c.serviceRate} as "serviceRate", ${c.serviceRateExclGst} as "serviceRateExclGst",
+        ${p.newExport ? c.ratingDetail : sql`null`} as "ratingDetail", ${consignmentEmissions.kgCo2e} as "kgCo2e"
+      from ${c}
+      left join ${consignmentEmissions} on ${consignmentEmissions.consignmentId} = ${c.id}
+      left join ${addresses} as "sender" on ${sender.id} = ${c.senderAddressId}
+      left join ${addresses} as "receiver" on ${receiver.id} = ${c.receiverAddressId}
+      where ${and(scope(p), after ? sql`(${c.despatchDate}, ${c.id}) > (${after.date}::date, ${after.id})` : undefined)}
+      order by ${c.despatchDate}, ${c.id}
+      limit ${PAGE}`),
+  );
 }
 
 /** Site codes and service and carrier names, read once: a join per row cost more than the lookups. */
@@ -155,7 +147,11 @@ export async function runExport(db: DbOrTx, p: ExportPayload, progress: (pct: nu
       }
       for (const row of batch) {
         const service = row.serviceId == null ? undefined : names.services.get(row.serviceId);
-        const source: ExportSource = { ...row, siteCode: names.sites.get(row.siteId) ?? null, serviceName: service?.name ?? null, carrierName: service?.carrier ?? null };
+        // the names set on the page's own row: a copy per row was 5% of the CSV export's CPU
+        const source = row as ExportSource & PageRow;
+        source.siteCode = names.sites.get(row.siteId) ?? null;
+        source.serviceName = service?.name ?? null;
+        source.carrierName = service?.carrier ?? null;
         await writer.write(exportRow(source, p.newExport));
       }
       rows += batch.length;
