@@ -1,7 +1,7 @@
 /**
  * One finance section of docs/performance.md measured again and written in place, the rest of the
  * file left as it is: `NODE_ENV=production DATABASE_URL=... npx tsx bench/section.ts reconcile`
- * (or reconciliations-list, invoice-import, allocation, files, shipping-rules, webhooks, insight, requests). `npm run bench` measures them all.
+ * (or reconciliations-list, invoice-import, allocation, files, shipping-rules, webhooks, insight, requests, exports). `npm run bench` measures them all.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -16,6 +16,8 @@ import { shippingRulesSection } from "./shipping-rules";
 import { webhooksSection } from "./webhooks";
 import { insightSection } from "./insight";
 import { requestsSection } from "./requests";
+import { exportsSection } from "./exports";
+import { prepareBench } from "./setup";
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   reconcile: reconcileSection,
@@ -26,6 +28,14 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   webhooks: webhooksSection,
   insight: insightSection,
   requests: requestsSection,
+  exports: async () => {
+    const server = await startTestServer();
+    try {
+      return await exportsSection(await prepareBench(server));
+    } finally {
+      await server.close();
+    }
+  },
   "invoice-import": async () => {
     const server = await startTestServer();
     try {
