@@ -185,11 +185,13 @@ export async function exportsSection(bench: Bench): Promise<string[]> {
     "CSV export's live heap stays flat (within 1 MB) from the first page to the last, so its RSS growth",
     "is garbage V8 promotes and has not yet collected; a larger or smaller young generation",
     "(--max-semi-space-size 16, 32, 64), smaller pages (250 rows) and no allocation-site pretenuring",
-    "all left it at 240 to 260 MB. The XLSX export also holds buffers that grow with the rows (57 MB",
-    "for 96,000): exceljs hands the sheet's XML to archiver, which takes it without backpressure and",
-    "zips it well behind the writer, so the wait on the entry's stream never waits. What would meet",
-    "the target: the export run in a worker thread with a heap limit of its own (as spreadsheets are",
-    "read, docs/decisions/024), and the zip fed with backpressure.",
+    "all left it at 240 to 260 MB. The XLSX export also held buffers that grew with the rows (57 MB",
+    "for 96,000): the wait for the zip read `writableNeedDrain`, which archiver's readable-stream 2",
+    "PassThrough does not have, so it never waited; it now reads the stream's state, and the capped",
+    "worker's growth fell from 88 to 59 MB (app/modules/exports/files.server.test.ts shows the writer",
+    "keeps pace with its file). What would meet the target: the export run in a worker thread with a",
+    "heap limit of its own, as spreadsheets are read (docs/decisions/024), so its garbage is collected",
+    "within that limit and freed with the thread.",
     "",
   ];
 }
