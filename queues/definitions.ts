@@ -10,7 +10,8 @@ import { emailReturnDocuments } from "../app/modules/despatch/return-email.serve
 import { releaseDespatch } from "../app/modules/despatch/recovery.server";
 import { fetchAndRecord, fetchMessage, MAX_FETCH, startTrackingAfterDespatch, type FetchResult } from "../app/modules/tracking/feed.server";
 import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../app/modules/tracking/replay.server";
-import { EXPORT_JOB, exportMessage, exportPayload, runExport, type ExportResult } from "../app/modules/exports/exports.server";
+import { EXPORT_JOB, exportMessage, exportPayload, type ExportResult } from "../app/modules/exports/exports.server";
+import { runExportJob } from "../app/modules/exports/thread.server";
 import { deleteExpiredIdempotencyKeys } from "../app/modules/idempotency/store.server";
 import { removeExpiredFiles } from "../app/modules/files/index.server";
 import { DELETE_ALL_JOB, deleteAllMessage, deleteAllPayload, runDeleteAll, type DeleteAllResult } from "../app/modules/recipients/delete-all.server";
@@ -39,7 +40,8 @@ interface JobDefinition<P extends z.ZodType, R> {
   errorsOf?: (result: R) => string[];
   /** pg-boss cron expression for a recurring run */
   cron?: string;
-  run(services: { db: Db; mailer: Mailer; renderer: Renderer; queue: JobQueue | null }, payload: z.infer<P>, progress: Progress): Promise<R>;
+  /** databaseUrl: PostgreSQL's, for a job that opens connections of its own (absent on PGlite) */
+  run(services: { db: Db; databaseUrl?: string; mailer: Mailer; renderer: Renderer; queue: JobQueue | null }, payload: z.infer<P>, progress: Progress): Promise<R>;
   /**
    * Called, in the transaction that ends the job failed, when a run threw or its worker died and
    * it is not run again: puts what the job left half done where staff can act on it. Its errors
@@ -133,7 +135,8 @@ export const JOBS = {
     payload: exportPayload,
     startMessage: "Exporting consignments...",
     doneMessage: (r: ExportResult) => exportMessage(r),
-    run: ({ db }, payload, progress) => runExport(db, payload, progress),
+    // in a thread with a heap of its own on PostgreSQL (app/modules/exports/thread.server.ts)
+    run: ({ db, databaseUrl }, payload, progress) => runExportJob(db, databaseUrl, payload, progress),
   }),
   // the recipients screen's Delete all and DELETE /api/customers/{id}/recipients (issue 16 item 5)
   [DELETE_ALL_JOB]: define({

@@ -94,7 +94,7 @@ export async function runJob(
   let payload: unknown;
   try {
     payload = definition.payload.parse(rest);
-    const info = await definition.run({ db, mailer: deps.mailer, renderer: deps.renderer, queue: deps.queue ?? null }, payload as never, async (pct, message) => {
+    const info = await definition.run({ db, databaseUrl: deps.database.url, mailer: deps.mailer, renderer: deps.renderer, queue: deps.queue ?? null }, payload as never, async (pct, message) => {
       await updateJobRow(db, id, { pctComplete: Math.round(pct), message }, workerId);
     });
     const errors = definition.errorsOf?.(info as never) ?? [];

@@ -26,7 +26,8 @@ let passed = 0;
 let failed = 0;
 let ok = true;
 
-ok = step("build", run("npx", ["remix", "build"])) && ok;
+// the whole build, as `npm start` makes it: the Remix app and the bundles beside it (the export thread's)
+ok = step("build", run("npm", ["run", "build"])) && ok;
 ok = step("typecheck", run("npx", ["tsc", "--noEmit"])) && ok;
 ok = step("lint", run("npx", ["eslint", ".", "--max-warnings=0"])) && ok;
 

@@ -6,6 +6,7 @@ import { createAddress } from "../../db/seed/factories";
 import { COST_HEADERS, exportHeaders } from "../../app/modules/exports/columns";
 import { MESSAGES } from "../../app/modules/exports/criteria";
 import { KEEP_DAYS, writeExportFile } from "../../app/modules/exports/files.server";
+import { OUT_OF_MEMORY, runExportJob } from "../../app/modules/exports/thread.server";
 import { FILE_MISSING, readWholeFile, type StoredFile } from "../../app/modules/files/index.server";
 import { Client, type TestServer } from "../support/server";
 import * as support from "../support/despatch";
@@ -228,6 +229,23 @@ describe("export report", () => {
       await expect(failing).rejects.toThrow("the database went away");
     }
     expect(await exportsStored()).toEqual(before);
+  }, 120_000);
+
+  it.skipIf(!process.env.DATABASE_URL)("on PostgreSQL the job runs in a thread with its own heap: the same file as in process, and one out of memory fails cleanly, leaving no file", async () => {
+    const url = server.test.database.url!;
+    const acmeSites = (await server.db.select({ id: sites.id }).from(sites).where(eq(sites.customerId, acmeId))).map((s) => s.id);
+    const payload = { customerId: acmeId, siteIds: acmeSites, from: "2026-08-01", to: "2026-10-31", format: "csv" as const, newExport: true };
+    const noProgress = async () => {};
+    const threaded = await runExportJob(server.db, url, payload, noProgress);
+    const inProcess = await runExportJob(server.db, undefined, payload, noProgress);
+    expect(threaded.rows).toBe(3);
+    const bytes = async (id: string) => readWholeFile(server.db, (await server.db.select().from(files).where(eq(files.id, id)))[0] as StoredFile);
+    expect((await bytes(threaded.file)).equals(await bytes(inProcess.file))).toBe(true);
+
+    const exportsStored = async () => (await server.db.select({ id: files.id }).from(files).where(eq(files.kind, "export"))).length;
+    const before = await exportsStored();
+    await expect(runExportJob(server.db, url, payload, noProgress, { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 })).rejects.toThrow(OUT_OF_MEMORY);
+    expect(await exportsStored()).toBe(before);
   }, 120_000);
 
   it("an export is read in the scope it was made in: its maker working for another customer gets a 404", async () => {
