@@ -68,13 +68,20 @@ async function runExport(bench: Bench, format: "csv" | "xlsx", range: { from: st
   }
 }
 
+interface WorkerRun {
+  baselineMb: number;
+  growthMb: number;
+  /** from the API call to the job seen complete (asked every 25 ms) */
+  wallMs: number;
+}
+
 /**
  * The same export run by `npm run worker` (build/worker.js) in a process of its own, as a
  * deployment runs jobs, sampling that process's RSS alone every 50 ms: the bench's own process
  * holds every earlier section's heap, whose collection moves its RSS by hundreds of megabytes
  * whatever the export does. Needs PostgreSQL (the worker shares the database); null on PGlite.
  */
-async function rssInWorker(bench: Bench, format: "csv" | "xlsx", range: { from: string; to: string }, nodeOptions = ""): Promise<{ baselineMb: number; growthMb: number } | null> {
+async function rssInWorker(bench: Bench, format: "csv" | "xlsx", range: { from: string; to: string }, nodeOptions = ""): Promise<WorkerRun | null> {
   const url = bench.server.test.database.url;
   if (!url) return null;
   // queued jobs left by earlier sections (tracking fetches, say) would run in the worker too
@@ -96,6 +103,7 @@ async function rssInWorker(bench: Bench, format: "csv" | "xlsx", range: { from: 
     const baseline = rss();
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, rss())), 50);
+    const started = performance.now();
     try {
       const res = await fetch(`${bench.server.url}/api/exports?format=${format}`, {
         method: "POST",
@@ -103,16 +111,16 @@ async function rssInWorker(bench: Bench, format: "csv" | "xlsx", range: { from: 
         body: JSON.stringify({ site_code: "ALL", from_date: isoToDdmmyyyy(range.from), to_date: isoToDdmmyyyy(range.to) }),
       });
       const { job_id } = (await res.json()) as { job_id: string };
-      for (let waited = 0; ; waited += 200) {
+      for (let waited = 0; ; waited += 25) {
         const { status } = (await (await fetch(`${bench.server.url}/api/job_status/${job_id}`, { headers: bench.headers })).json()) as { status: string };
         if (status === "complete") break;
         if (status === "failed" || waited > 300_000) throw new Error(`worker export ${status}`);
-        await sleep(200);
+        await sleep(25);
       }
     } finally {
       clearInterval(sampler);
     }
-    return { baselineMb: baseline / 2 ** 20, growthMb: (peak - baseline) / 2 ** 20 };
+    return { baselineMb: baseline / 2 ** 20, growthMb: (peak - baseline) / 2 ** 20, wallMs: performance.now() - started };
   } finally {
     child.kill("SIGTERM");
     await exited;
@@ -154,24 +162,28 @@ export async function exportsSection(bench: Bench): Promise<string[]> {
   // left is what it really needs (the uncapped worker's is V8 using the headroom it is given)
   const xlsxCapped = await rssInWorker(bench, "xlsx", range, CAPPED);
   const csvCapped = await rssInWorker(bench, "csv", range, CAPPED);
-  const csvPerSecond = csv.rows / (csv.wallMs / 1000);
+  // the time the worker process took (its export thread bundled, as deployed); the bench's own
+  // run plays the job from the sources, whose thread loads them through tsx
+  const xlsxMs = xlsxWorker?.wallMs ?? xlsx.wallMs;
+  const csvMs = csvWorker?.wallMs ?? csv.wallMs;
+  const csvPerSecond = csv.rows / (csvMs / 1000);
   const met = (ok: boolean) => (ok ? "met" : "NOT met");
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
   // the target's RSS is the worker process's when there is one (PostgreSQL), else the bench's own
   const xlsxRss = xlsxWorker?.growthMb ?? xlsx.rssGrowthMb;
-  const workerCell = (w: { baselineMb: number; growthMb: number } | null) => (w ? `${w.growthMb.toFixed(1)} (from ${w.baselineMb.toFixed(0)})` : "-");
+  const workerCell = (w: WorkerRun | null) => (w ? `${w.growthMb.toFixed(1)} (from ${w.baselineMb.toFixed(0)})` : "-");
   return [
     "## Export report",
     "",
-    `Targets (issue 15 item 4): with ${N.toLocaleString("en")} consignments of the benchmark customer (despatcher's two sites, ${DAYS} days), an XLSX export of about that many rows under 15 s with the server's RSS growing less than 150 MB; a CSV export at 50,000 rows a second or more. Each runs through POST /api/exports and the exports.run job. Times: the job played in the bench's process. RSS: the same export run again by \`npm run worker\` (build/worker.js) in a process of its own, sampled every 50 ms; the bench's process, which holds every earlier section's heap, is shown beside it.`,
+    `Targets (issue 15 item 4): with ${N.toLocaleString("en")} consignments of the benchmark customer (despatcher's two sites, ${DAYS} days), an XLSX export of about that many rows under 15 s with the server's RSS growing less than 150 MB; a CSV export at 50,000 rows a second or more. Each runs through POST /api/exports and the exports.run job. Times and RSS: the export run by \`npm run worker\` (build/worker.js, its export thread bundled) in a process of its own, from the API call to the job seen complete (asked every 25 ms), RSS sampled every 50 ms (PGlite, which has no worker process: the job played in the bench's process). The bench's process, which holds every earlier section's heap, plays it too, shown beside it.`,
     "",
     "| what | rows | wall s | rows/s | worker RSS growth MB | worker, heap capped | bench process RSS growth MB | file MB |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    `| XLSX export (API call, job, file) | ${xlsx.rows.toLocaleString("en")} | ${(xlsx.wallMs / 1000).toFixed(2)} | ${(xlsx.rows / (xlsx.wallMs / 1000)).toFixed(0)} | ${workerCell(xlsxWorker)} | ${workerCell(xlsxCapped)} | ${xlsx.rssGrowthMb.toFixed(1)} | ${mb(xlsx.bytes)} |`,
-    `| CSV export (API call, job, file) | ${csv.rows.toLocaleString("en")} | ${(csv.wallMs / 1000).toFixed(2)} | ${csvPerSecond.toFixed(0)} | ${workerCell(csvWorker)} | ${workerCell(csvCapped)} | ${csv.rssGrowthMb.toFixed(1)} | ${mb(csv.bytes)} |`,
+    `| XLSX export (API call, job, file) | ${xlsx.rows.toLocaleString("en")} | ${(xlsxMs / 1000).toFixed(2)} | ${(xlsx.rows / (xlsxMs / 1000)).toFixed(0)} | ${workerCell(xlsxWorker)} | ${workerCell(xlsxCapped)} | ${xlsx.rssGrowthMb.toFixed(1)} | ${mb(xlsx.bytes)} |`,
+    `| CSV export (API call, job, file) | ${csv.rows.toLocaleString("en")} | ${(csvMs / 1000).toFixed(2)} | ${csvPerSecond.toFixed(0)} | ${workerCell(csvWorker)} | ${workerCell(csvCapped)} | ${csv.rssGrowthMb.toFixed(1)} | ${mb(csv.bytes)} |`,
     `| floor: the same rows and joins in one SELECT, nothing written | ${base.rows.toLocaleString("en")} | ${(base.wallMs / 1000).toFixed(2)} | ${(base.rows / (base.wallMs / 1000)).toFixed(0)} | - | - | - | - |`,
     "",
-    `- XLSX of ${xlsx.rows.toLocaleString("en")} rows under 15 s: ${(xlsx.wallMs / 1000).toFixed(2)} s, ${met(xlsx.wallMs < 15_000)}; RSS growth under 150 MB: ${xlsxRss.toFixed(1)} MB${xlsxWorker ? " (worker process as `npm run worker` runs it)" : ""}, ${met(xlsxRss < 150)}${xlsxCapped ? `; with its heap capped (${CAPPED}) the same export completes growing ${xlsxCapped.growthMb.toFixed(1)} MB` : ""}`,
+    `- XLSX of ${xlsx.rows.toLocaleString("en")} rows under 15 s: ${(xlsxMs / 1000).toFixed(2)} s, ${met(xlsxMs < 15_000)}; RSS growth under 150 MB: ${xlsxRss.toFixed(1)} MB${xlsxWorker ? " (worker process as `npm run worker` runs it)" : ""}, ${met(xlsxRss < 150)}${xlsxCapped ? `; with its heap capped (${CAPPED}) the same export completes growing ${xlsxCapped.growthMb.toFixed(1)} MB` : ""}`,
     `- CSV at 50,000 rows a second or more: ${csvPerSecond.toFixed(0)} rows a second (floor ${(base.rows / (base.wallMs / 1000)).toFixed(0)}), ${met(csvPerSecond >= 50_000)}`,
     "",
     "The job reads keyset pages of 1,000 rows (despatch date, id) on consignments_customer_date_idx and",
@@ -189,9 +201,9 @@ export async function exportsSection(bench: Bench): Promise<string[]> {
     "for 96,000): the wait for the zip read `writableNeedDrain`, which archiver's readable-stream 2",
     "PassThrough does not have, so it never waited; it now reads the stream's state, and the capped",
     "worker's growth fell from 88 to 59 MB (app/modules/exports/files.server.test.ts shows the writer",
-    "keeps pace with its file). What would meet the target: the export run in a worker thread with a",
-    "heap limit of its own, as spreadsheets are read (docs/decisions/024), so its garbage is collected",
-    "within that limit and freed with the thread.",
+    "keeps pace with its file). Since decision 044 the export runs in a worker thread with a heap",
+    "limit of its own (96 MB old generation), so V8 collects within it and the thread's memory goes",
+    "when it ends.",
     "",
   ];
 }
