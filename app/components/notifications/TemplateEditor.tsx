@@ -71,6 +71,12 @@ interface Props {
  * plain textarea of the HTML that the form posts; after hydration, Quill 2 over it, keeping the
  * textarea in step. The tags below insert at the cursor, by keyboard too.
  */
+/** Shows or hides the plain textarea as the render with `ready` does (`hidden` alone loses to .input's display). */
+function showTextarea(textarea: HTMLTextAreaElement, shown: boolean) {
+  textarea.hidden = !shown;
+  textarea.classList.toggle("hidden", !shown);
+}
+
 export function TemplateEditor({ id, name, label, defaultValue, tags, hint, error, uploadUrl }: Props) {
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -156,6 +162,9 @@ export function TemplateEditor({ id, name, label, defaultValue, tags, hint, erro
         quill.root.setAttribute("aria-labelledby", labelId);
         mount.querySelector(".ql-tooltip input")?.setAttribute("aria-label", "Link address");
         quillRef.current = quill;
+        // the textarea hidden in the same turn Quill appears: until React's next render there
+        // were two textboxes named for the label (an e2e check caught one in between)
+        showTextarea(textarea, false);
         setReady(true);
       },
       () => {
@@ -166,6 +175,9 @@ export function TemplateEditor({ id, name, label, defaultValue, tags, hint, erro
       live = false;
       quillRef.current = null;
       host.replaceChildren();
+      // without Quill the textarea is the editor again, until a new one is ready
+      showTextarea(textarea, true);
+      setReady(false);
     };
   }, [labelId, uploadImage, uploadUrl]);
 
