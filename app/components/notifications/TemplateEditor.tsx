@@ -54,6 +54,12 @@ function roveButtons(toolbar: HTMLElement) {
   });
 }
 
+/** Shows or hides the plain textarea as the render with `ready` does (`hidden` alone loses to .input's display). */
+function showTextarea(textarea: HTMLTextAreaElement, shown: boolean) {
+  textarea.hidden = !shown;
+  textarea.classList.toggle("hidden", !shown);
+}
+
 interface Props {
   id: string;
   name: string;
@@ -71,12 +77,6 @@ interface Props {
  * plain textarea of the HTML that the form posts; after hydration, Quill 2 over it, keeping the
  * textarea in step. The tags below insert at the cursor, by keyboard too.
  */
-/** Shows or hides the plain textarea as the render with `ready` does (`hidden` alone loses to .input's display). */
-function showTextarea(textarea: HTMLTextAreaElement, shown: boolean) {
-  textarea.hidden = !shown;
-  textarea.classList.toggle("hidden", !shown);
-}
-
 export function TemplateEditor({ id, name, label, defaultValue, tags, hint, error, uploadUrl }: Props) {
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
