@@ -10,7 +10,7 @@ import { emailReturnDocuments } from "../app/modules/despatch/return-email.serve
 import { releaseDespatch } from "../app/modules/despatch/recovery.server";
 import { fetchAndRecord, fetchMessage, MAX_FETCH, startTrackingAfterDespatch, type FetchResult } from "../app/modules/tracking/feed.server";
 import { replayMessage, replayPayload, runReplay, type ReplayResult } from "../app/modules/tracking/replay.server";
-import { EXPORT_JOB, exportMessage, exportPayload, type ExportResult } from "../app/modules/exports/exports.server";
+import { EXPORT_JOB, exportMessage, exportPayload, type ExportResult } from "../app/modules/exports/run.server";
 import { runExportJob } from "../app/modules/exports/thread.server";
 import { deleteExpiredIdempotencyKeys } from "../app/modules/idempotency/store.server";
 import { removeExpiredFiles } from "../app/modules/files/index.server";

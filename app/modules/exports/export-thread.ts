@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "../../../db/client.server";
-import { runExport, type ExportPayload } from "./exports.server";
+import { runExport, type ExportPayload } from "./run.server";
 import type { ThreadMessage } from "./thread.server";
 
 const { url, payload } = workerData as { url: string; payload: ExportPayload };

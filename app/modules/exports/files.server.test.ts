@@ -22,7 +22,7 @@ describe("export writers keep pace with their file", () => {
           await new Promise((go) => setImmediate(go));
         }
       })();
-      const writer = formatWriter(format, out, ["Consignment number", "Receiver"]);
+      const writer = await formatWriter(format, out, ["Consignment number", "Receiver"]);
       for (let i = 0; i < ROWS; i++) await writer.write(row(i));
       // what the file had when the last row was taken: a writer that ran ahead of the zip held
       // most of the sheet in memory here (57 MB for 96,000 consignments), and the file had 8%

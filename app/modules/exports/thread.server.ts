@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Worker, type ResourceLimits } from "node:worker_threads";
 import { PROJECT_ROOT } from "../../../db/paths";
 import type { Db } from "../../../db/client.server";
-import { runExport, type ExportPayload, type ExportResult } from "./exports.server";
+import { runExport, type ExportPayload, type ExportResult } from "./run.server";
 
 export type ThreadMessage = { t: "progress"; pct: number; message: string } | { t: "done"; result: ExportResult } | { t: "failed"; message: string };
 
@@ -22,14 +22,16 @@ export const EXPORT_THREAD_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 96
 export const OUT_OF_MEMORY = "The export needed more memory than it is given.";
 
 /**
- * The thread's file: the source under tsx and vitest, else the bundle beside the build
- * (package.json build:server). A build without it (`remix build` alone) runs exports in process.
+ * The thread's file: the bundle beside the build (package.json build:server), which is what runs
+ * in production and what the tests run too (the test server is the build as well, so both change
+ * together); without a build, the source through tsx. A build without the bundle (`remix build`
+ * alone) runs exports in process.
  */
 function threadEntry(): { file: string; execArgv: string[] } | null {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(".ts")) return { file: path.join(path.dirname(here), "export-thread.ts"), execArgv: ["--import", "tsx"] };
   const built = path.join(PROJECT_ROOT, "build/export-thread.js");
-  return existsSync(built) ? { file: built, execArgv: [] } : null;
+  if (existsSync(built)) return { file: built, execArgv: [] };
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith(".ts") ? { file: path.join(path.dirname(here), "export-thread.ts"), execArgv: ["--import", "tsx"] } : null;
 }
 
 /** The export job: in a thread of its own on PostgreSQL (`url`), in process on PGlite. */
