@@ -24,6 +24,7 @@ import type { JobQueue } from "../app/modules/jobs/queue";
 import { startDispatcher, type Dispatcher } from "../app/modules/webhooks/dispatcher.server";
 import { startInsightRefresher } from "../app/modules/insight/rollup.server";
 import { JOBS, type JobName } from "./definitions";
+import { announceJob, listenForJobs } from "./wake.server";
 
 // the interface lives below the modules that use it (app/modules/jobs/queue.ts); re-exported for the callers above them
 export type { EnqueueOptions, JobQueue } from "../app/modules/jobs/queue";
@@ -176,7 +177,12 @@ export async function sweepStaleJobs(deps: QueueDeps, options: { workerId: strin
 export interface SweepOptions {
   sweepSeconds?: number;
   staleAfterSeconds?: number;
+  /** how often each queue is asked for work when no job was announced (wake.server.ts) */
+  pollingSeconds?: number;
 }
+
+/** How often a queue is polled: a job announced on the channel is fetched at once regardless. */
+export const POLLING_SECONDS = 1;
 
 export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): Promise<JobQueue> {
   const { database } = deps;
@@ -191,6 +197,13 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
   }
   let working = false;
   const workerId = newWorkerId();
+  // this process's pg-boss worker for each queue, to be woken when a job of it is announced
+  const bossWorkers = new Map<string, string>();
+  const wake = (name: string) => {
+    const id = bossWorkers.get(name);
+    if (id) boss.notifyWorker(id);
+  };
+  let stopListening: (() => Promise<void>) | null = null;
   let sweeper: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
   // webhook deliveries: their own table is their queue, worked where the jobs are (docs/decisions/039)
@@ -212,16 +225,24 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
         payload: data as Record<string, unknown>,
       });
       await boss.send(name, { ...data, jobId: row.id }, { ...(options.tx ? { db: executorFor(options.tx) } : {}), ...(options.startAfter ? { startAfter: options.startAfter } : {}) });
+      // a job for later is found by the poll when its time comes; PGlite's worker is this process
+      // (one inside a transaction is found by the next poll, after the commit)
+      if (!options.startAfter) {
+        if (database.kind === "postgres") await announceJob(db, name);
+        else if (!options.tx) wake(name);
+      }
       return { jobId: row.id };
     },
 
     async work() {
       if (working) return;
       working = true;
+      if (database.kind === "postgres") stopListening = await listenForJobs(database.url!, wake);
       for (const name of Object.keys(JOBS) as JobName[]) {
-        await boss.work(name, { pollingIntervalSeconds: 1 }, async ([job]) => {
+        const id = await boss.work(name, { pollingIntervalSeconds: options.pollingSeconds ?? POLLING_SECONDS }, async ([job]) => {
           await runJob(withQueue, name, job!.data as Record<string, unknown>, { workerId, staleAfterSeconds: options.staleAfterSeconds });
         });
+        bossWorkers.set(name, id);
       }
       for (const [name, definition] of Object.entries(JOBS)) {
         if (definition.cron) await boss.schedule(name, definition.cron, {});
@@ -241,6 +262,7 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
 
     async stop() {
       if (sweeper) clearInterval(sweeper);
+      await stopListening?.();
       await webhooks?.stop();
       await insight?.stop();
       // a job the sweep resumed may run long: waited for as pg-boss waits for its own, then left to the next worker
