@@ -67,8 +67,9 @@ export const webhookDeliveries = pgTable(
     check("webhook_deliveries_state_check", sql`${t.state} in ('pending', 'sending', 'succeeded', 'failed')`),
     // the dispatcher's search for due deliveries
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.state} in ('pending', 'sending')`),
-    // the claim reads unfinished deliveries oldest first: without this it walks past every finished one
-    index("webhook_deliveries_unfinished_idx").on(t.id).where(sql`${t.state} in ('pending', 'sending')`),
+    // the claim reads each endpoint's oldest unfinished deliveries (dispatcher.server.ts claimDue),
+    // and the list screen counts them: neither walks past the finished ones
+    index("webhook_deliveries_endpoint_unfinished_idx").on(t.endpointId, t.id).where(sql`${t.state} in ('pending', 'sending')`),
     // the ordering check (an earlier unfinished delivery of the same consignment and endpoint) and the log
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.consignmentId, t.id),
   ],

@@ -62,28 +62,30 @@ export async function claimDue(db: Db, options: { now: Date; limit: number; perE
   const lease = new Date(options.now.getTime() + webhookSeams.timeoutMs + 60_000).toISOString();
   return rowsOf<Claimed>(
     await db.execute(sql`
-      -- the oldest candidates first, then numbered per endpoint: numbering before the limit made
-      -- every claim read every unfinished delivery (bench/webhooks.ts)
+      -- each active endpoint's oldest due deliveries, read from its own end of
+      -- webhook_deliveries_endpoint_unfinished_idx: the oldest of all endpoints together let one
+      -- endpoint's backlog fill the candidates and starve the others, and made a claim read
+      -- hundreds of rows (each with its order check) to take sixteen (bench/webhooks.ts)
       with candidates as (
-        select d.id, d.endpoint_id
-        from webhook_deliveries d
-        join webhook_endpoints e on e.id = d.endpoint_id and e.active
-        where d.state in ('pending', 'sending')
-          and ((d.state = 'pending' and d.next_attempt_at <= ${now}::timestamptz) or (d.state = 'sending' and d.locked_until < ${now}::timestamptz))
-          and d.endpoint_id <> all(${`{${options.busy.join(",")}}`}::int[])
-          and (d.consignment_id is null or not exists (
-            select 1 from webhook_deliveries p
-            where p.endpoint_id = d.endpoint_id and p.consignment_id = d.consignment_id and p.id < d.id and p.state in ('pending', 'sending')
-          ))
-        order by d.id
-        limit ${options.limit * 4}
-      ),
-      due as (
-        select id, row_number() over (partition by endpoint_id order by id) as nth from candidates
+        select c.id, c.endpoint_id
+        from webhook_endpoints e
+        cross join lateral (
+          select d.id, d.endpoint_id
+          from webhook_deliveries d
+          where d.endpoint_id = e.id
+            and d.state in ('pending', 'sending')
+            and ((d.state = 'pending' and d.next_attempt_at <= ${now}::timestamptz) or (d.state = 'sending' and d.locked_until < ${now}::timestamptz))
+            and (d.consignment_id is null or not exists (
+              select 1 from webhook_deliveries p
+              where p.endpoint_id = d.endpoint_id and p.consignment_id = d.consignment_id and p.id < d.id and p.state in ('pending', 'sending')
+            ))
+          order by d.id
+          limit ${options.perEndpoint}
+        ) c
+        where e.active and e.id <> all(${`{${options.busy.join(",")}}`}::int[])
       ),
       locked as (
-        select d.id from webhook_deliveries d join due on due.id = d.id
-        where due.nth <= ${options.perEndpoint}
+        select d.id from webhook_deliveries d join candidates c on c.id = d.id
         order by d.id limit ${options.limit}
         for update of d skip locked
       )
@@ -104,8 +106,8 @@ export async function send(d: Claimed, now: Date): Promise<AttemptResult> {
 }
 
 /**
- * Writes outcomes: each attempt logged, each delivery succeeded, due again or given up, in two
- * statements whatever their number; then pauses the endpoints whose deliveries were given up.
+ * Writes outcomes: each attempt logged, each delivery succeeded, due again or given up, in one
+ * statement whatever their number; then pauses the endpoints whose deliveries were given up.
  */
 export async function recordOutcomes(db: Db, mailer: Mailer, outcomes: Outcome[]): Promise<{ givenUp: number[] }> {
   if (!outcomes.length) return { givenUp: [] };
@@ -125,19 +127,22 @@ export async function recordOutcomes(db: Db, mailer: Mailer, outcomes: Outcome[]
       at: at.toISOString(),
     };
   });
-  const json = JSON.stringify(rows);
-  await db.transaction(async (tx) => {
-    // only a claim still held is ended: a delivery replayed or deleted meanwhile is left as it is
-    await tx.execute(sql`
+  // one statement, so one round trip and one commit a batch (it was a transaction of two, and a
+  // round of the dispatcher waits for it): the attempts' insert reads the deliveries as the
+  // statement began, which the update does not remove
+  await db.execute(sql`
+    with x as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as x(id bigint, s text, n timestamptz, f timestamptz, st int, ms int, e text, b text, at timestamptz)
+    ),
+    -- only a claim still held is ended: a delivery replayed or deleted meanwhile is left as it is
+    ended as (
       update webhook_deliveries d set state = x.s, next_attempt_at = x.n, finished_at = x.f, locked_until = null
-      from jsonb_to_recordset(${json}::jsonb) as x(id bigint, s text, n timestamptz, f timestamptz)
-      where d.id = x.id and d.state = 'sending'`);
-    await tx.execute(sql`
-      insert into webhook_attempts (delivery_id, status, duration_ms, error, response, at)
-      select x.id, x.st, x.ms, x.e, x.b, x.at
-      from jsonb_to_recordset(${json}::jsonb) as x(id bigint, st int, ms int, e text, b text, at timestamptz)
-      where exists (select 1 from webhook_deliveries d where d.id = x.id)`);
-  });
+      from x where d.id = x.id and d.state = 'sending'
+    )
+    insert into webhook_attempts (delivery_id, status, duration_ms, error, response, at)
+    select x.id, x.st, x.ms, x.e, x.b, x.at from x
+    where exists (select 1 from webhook_deliveries d where d.id = x.id)`);
   if (givenUp.length) await pauseEndpoints(db, mailer, [...new Set(givenUp)]);
   return { givenUp };
 }
