@@ -55,7 +55,10 @@ export async function insightScope(db: DbOrTx, user: CurrentUser, f: InsightFilt
  * The rollup rows (alias r) a scope and its filters pick, as a FROM item: the monthly rows of the
  * period's whole months and the daily rows of the days outside them, each under the same filters
  * (money is picked by currency where it is summed). Both have the same columns; a monthly row's
- * day is its month's first.
+ * day is its month's first. The days outside the whole months are two ranges, each read from the
+ * day index: "the period but not its whole months" read the whole period's daily rows and threw
+ * away all but the last month's (125,000 of 136,000 with two years of a busy customer: 70 of a
+ * query's 90 ms, bench/insight.ts).
  */
 export function rollupSource(scope: InsightScope, f: InsightFilters): SQL {
   const parts: SQL[] = [];
@@ -70,7 +73,7 @@ export function rollupSource(scope: InsightScope, f: InsightFilters): SQL {
   return sql`(
     select * from insight_monthly r where r.day between ${months.first} and ${months.lastStart}${filters}
     union all
-    select * from insight_daily r where r.day between ${f.from} and ${f.to} and not (r.day between ${months.first} and ${months.lastEnd})${filters}
+    select * from insight_daily r where ((r.day >= ${f.from} and r.day < ${months.first}) or (r.day > ${months.lastEnd} and r.day <= ${f.to}))${filters}
   ) r`;
 }
 
