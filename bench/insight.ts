@@ -122,6 +122,13 @@ export async function insightSection(): Promise<string[]> {
       ...TABLE_HEAD,
       ...tableRows(rows),
       "",
+      "What was tried, and what would meet the target:",
+      "- The daily rollup alone (the first version): 776 ms (performance, staff), 1,478 ms (spend, staff), 1,271 and 2,356 ms (performance and spend, a despatcher) at p95. Reading the monthly rollup for the period's whole months and the daily rows only for the rest brought them to 373-528 ms, and the reads per page went from five or six to three or four.",
+      "- Those daily rows were read as 'the period but not its whole months', which PostgreSQL answered by reading every daily row of the period from the day index and filtering: 136,000 rows read to keep 11,000, 70 of a read's 90 ms. Since 2026-11-29 they are two ranges (before the first whole month, after the last), each from the index: 19 ms a read, and the pages' p95 fell by a third to a half (the figures above; measured with a load average of 3.5, so high by an unknown share).",
+      "- A first generator whose traits repeated in a short cycle folded the million consignments into 70,080 rollup rows; the generator draws each trait from its own hash (272,237 rows), as a shipper's lanes and services repeat but its days do not.",
+      "- The page's own floor here: the despatcher's audit tab, which draws no chart (layout, filters, one headline read), is itself at about 150 ms p95 with 5 callers, beside `/api/users/current` at 30-37 ms. Each chart section adds three or four reads of about 19,000 rollup rows (eleven months of monthly rows and this month's days) and the SVG.",
+      "- What would meet 150 ms: a cheaper page shell first (its floor is the target), then a coarser rollup per month, customer, site, carrier, service and currency (no lane or transit days, which only the transit chart and the lane filter need), read once per section; and an audit rollup per carrier invoice month (the staff audit tab reads the million invoice lines on request: 3.2-3.6 s).",
+      "",
     ];
   } finally {
     await floorServer.stop();
