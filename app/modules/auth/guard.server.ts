@@ -1,9 +1,10 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { AppError } from "../../utils/errors";
-import { loadCurrentUserByToken, type CurrentUser } from "./current-user.server";
+import type { CurrentUser } from "./current-user.server";
 import { canAccessPath, isAdmin, type AccessSubject } from "./roles";
 import { sessionCacheOf } from "./session-cache.server";
 import { readSessionToken, resolveSession } from "./sessions.server";
+import { userOfToken } from "./token-cache.server";
 
 export interface Signed {
   user: CurrentUser;
@@ -81,7 +82,7 @@ async function userFromBearer(context: AppLoadContext, request: Request): Promis
   const header = request.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   if (!match) return null;
-  return loadCurrentUserByToken(context.db, match[1]!);
+  return userOfToken(context.db, match[1]!);
 }
 
 /**

@@ -1,0 +1,35 @@
+/**
+ * API callers' users (Bearer `authentication_token`) kept in memory between requests (issue 32),
+ * as session-cache.server.ts keeps browsers' sessions and under the same rule (db/kept.server.ts):
+ * served only after the process's change feed has synced from within the request, so a changed or
+ * removed token, a disabled user or customer, a role change or a customer switch takes effect on
+ * the next call, on every web process (migration 0038's triggers name the user, or everything).
+ * Kept by the token's SHA-256, so the tokens themselves are not held in memory.
+ */
+import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
+import { keptPer } from "../../../db/kept.server";
+import { loadCurrentUserByToken, type CurrentUser } from "./current-user.server";
+import { tokenDigest } from "./tokens.server";
+
+const tokensKept = keptPer<string, CurrentUser>((payload, kept) => {
+  if (payload.startsWith("users:")) {
+    const userId = Number(payload.slice("users:".length));
+    for (const [key, user] of kept) if (user.id === userId) kept.delete(key);
+  } else if (payload === "all") {
+    kept.clear();
+  }
+});
+
+/** The user whose token this is (null: none, or one who may not sign in), kept where a change feed allows. */
+export async function userOfToken(db: DbOrTx, token: string): Promise<CurrentUser | null> {
+  const cache = tokensKept(changeFeedOf(db));
+  if (!cache) return loadCurrentUserByToken(db, token);
+  const key = tokenDigest(token);
+  const kept = await cache.get(key);
+  // a copy: the kept user is frozen and shared, and a request may replace its own user's fields
+  if (kept) return { ...kept };
+  const mark = cache.mark();
+  const user = await loadCurrentUserByToken(db, token);
+  if (user) cache.keep(key, { ...user }, mark);
+  return user;
+}
