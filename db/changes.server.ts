@@ -27,47 +27,84 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
+/**
+ * How long a round trip may take before the feed counts its connection as lost. A request waits
+ * this long at most: then no cache answers it, and the next one starts on a new connection.
+ */
+export const SYNC_TIMEOUT_MS = 2000;
+
 export function createChangeFeed(url: string): ChangeFeed {
   const subscribers = new Set<(payload: string | null) => void>();
   const publish = (payload: string | null) => {
     for (const fn of subscribers) fn(payload);
   };
-  let listening = false;
   let closed = false;
-  // onnotify is postgres.js's own option (its listen() uses it), missing from its types
-  const options = {
-    max: 1,
-    idle_timeout: 0,
-    max_lifetime: null,
-    fetch_types: false,
-    connection: { application_name: CHANGES_APPLICATION_NAME },
-    onnotice: () => {},
-    onnotify: (channel: string, payload: string) => {
-      if (channel === CHANGES_CHANNEL) publish(payload);
-    },
-    // whatever was committed while no connection listened went unheard: everything is forgotten
-    onclose: () => {
-      listening = false;
-      publish(null);
-    },
+
+  // One connection at a time, never reused once it has closed: a postgres.js client whose listening
+  // connection was terminated (a failover, a pooler restart, pg_terminate_backend) could leave the
+  // next LISTEN waiting on it for good, and with it every request that asks the feed.
+  type Listener = { sql: postgres.Sql; listening: boolean; lost: boolean };
+  let current: Listener | null = null;
+  const open = (): Listener => {
+    const listener: Listener = { sql: null as never, listening: false, lost: false };
+    // onnotify and onclose are postgres.js's own options (its listen() uses them), missing from its types
+    const options = {
+      max: 1,
+      idle_timeout: 0,
+      max_lifetime: null,
+      fetch_types: false,
+      connection: { application_name: CHANGES_APPLICATION_NAME },
+      onnotice: () => {},
+      onnotify: (channel: string, payload: string) => {
+        if (channel === CHANGES_CHANNEL && listener === current) publish(payload);
+      },
+      // whatever was committed while no connection listened went unheard: everything is forgotten
+      onclose: () => lose(listener),
+    };
+    listener.sql = postgres(url, options as postgres.Options<Record<string, postgres.PostgresType>>);
+    return listener;
   };
-  const client = postgres(url, options as postgres.Options<Record<string, never>>);
+  const lose = (listener: Listener) => {
+    if (listener.lost) return;
+    listener.lost = true;
+    listener.listening = false;
+    if (listener === current) {
+      current = null;
+      publish(null);
+    }
+    void listener.sql.end({ timeout: 0 }).catch(() => {});
+  };
 
   async function roundTrip(): Promise<boolean> {
-    try {
-      if (!listening) {
-        await client.unsafe(`listen ${CHANGES_CHANNEL}`);
-        listening = true;
-        // changes before the LISTEN were not heard: what was kept before it is forgotten
-        publish(null);
-        return true;
+    const listener = (current ??= open());
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => {
+        lose(listener);
+        resolve(false);
+      }, SYNC_TIMEOUT_MS);
+    });
+    const trip = (async () => {
+      try {
+        if (!listener.listening) {
+          await listener.sql.unsafe(`listen ${CHANGES_CHANNEL}`);
+          if (listener.lost) return false;
+          listener.listening = true;
+          // changes before the LISTEN were not heard: what was kept before it is forgotten
+          publish(null);
+          return true;
+        }
+        await listener.sql`select 1`;
+        return listener.listening && !listener.lost;
+      } catch {
+        lose(listener);
+        return false;
       }
-      await client`select 1`;
-      return listening;
-    } catch {
-      listening = false;
-      publish(null);
-      return false;
+    })();
+    try {
+      return await Promise.race([trip, late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -90,7 +127,12 @@ export function createChangeFeed(url: string): ChangeFeed {
     },
     async close() {
       closed = true;
-      await client.end({ timeout: 5 }).catch(() => {});
+      const listener = current;
+      current = null;
+      if (listener) {
+        listener.lost = true;
+        await listener.sql.end({ timeout: 5 }).catch(() => {});
+      }
     },
   };
 }
