@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../db/seed/demo";
 import { createUser } from "../../db/seed/factories";
 import { CHANGES_APPLICATION_NAME } from "../../db/changes.server";
-import { loadBuild } from "../../server/build";
-import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
+import { startSecondProcess } from "../support/second-process";
+import { Client, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Issue 32 item 4: signed-in users kept in memory by each web process (session-cache.server.ts)
@@ -18,24 +18,16 @@ if (!postgres) console.warn("session-cache.test.ts skipped: the change feed list
 
 let server: TestServer;
 let demo: Awaited<ReturnType<typeof seedDemo>>;
-let b: { url: string; close(): Promise<void> };
-let closeB: () => Promise<void>;
+let b: Awaited<ReturnType<typeof startSecondProcess>>;
 
 beforeAll(async () => {
   if (!postgres) return;
   server = await startTestServer();
   demo = await seedDemo(server.db);
-  const { entry } = await loadBuild(process.cwd());
-  const database = await entry.openDatabase({ url: server.test.database.url });
-  const services = await entry.createServices(database, { baseUrl: "http://localhost", mailFrom: "test@freightdesk.local" });
-  b = await serveApp(services);
-  closeB = async () => {
-    await b.close();
-    await entry.closeServices(services);
-  };
+  b = await startSecondProcess(server);
 }, 120_000);
 afterAll(async () => {
-  await closeB?.();
+  await b?.close();
   await server?.close();
 });
 

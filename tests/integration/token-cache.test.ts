@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../db/seed/demo";
 import { createUser } from "../../db/seed/factories";
-import { loadBuild } from "../../server/build";
-import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
+import { startSecondProcess } from "../support/second-process";
+import { Client, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Issue 32: API callers' users (Bearer tokens) kept in memory by each web process
@@ -17,24 +17,16 @@ if (!postgres) console.warn("token-cache.test.ts skipped: the change feed listen
 
 let server: TestServer;
 let demo: Awaited<ReturnType<typeof seedDemo>>;
-let b: { url: string; close(): Promise<void> };
-let closeB: () => Promise<void>;
+let b: Awaited<ReturnType<typeof startSecondProcess>>;
 
 beforeAll(async () => {
   if (!postgres) return;
   server = await startTestServer();
   demo = await seedDemo(server.db);
-  const { entry } = await loadBuild(process.cwd());
-  const database = await entry.openDatabase({ url: server.test.database.url });
-  const services = await entry.createServices(database, { baseUrl: "http://localhost", mailFrom: "test@freightdesk.local" });
-  b = await serveApp(services);
-  closeB = async () => {
-    await b.close();
-    await entry.closeServices(services);
-  };
+  b = await startSecondProcess(server);
 }, 120_000);
 afterAll(async () => {
-  await closeB?.();
+  await b?.close();
   await server?.close();
 });
 

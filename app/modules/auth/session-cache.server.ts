@@ -16,15 +16,22 @@ import type { SessionWithUser } from "./current-user.server";
 export type KeptSession = SessionWithUser & { user: NonNullable<SessionWithUser["user"]> };
 export type SessionCache = FeedKept<string, KeptSession>;
 
-const sessionsKept = keptPer<string, KeptSession>((payload, kept) => {
-  if (payload.startsWith("sessions:")) {
-    kept.delete(payload.slice("sessions:".length));
-  } else if (payload.startsWith("users:")) {
+/**
+ * What a kept signed-in user forgets on a notification (migration 0038): the entries of a user
+ * whose row changed, and everything on "all". Shared by the sessions and the API callers kept.
+ */
+export function forgetUsers<V>(payload: string, kept: Map<string, V>, userIdOf: (value: V) => number): void {
+  if (payload.startsWith("users:")) {
     const userId = Number(payload.slice("users:".length));
-    for (const [id, entry] of kept) if (entry.user.id === userId) kept.delete(id);
+    for (const [key, value] of kept) if (userIdOf(value) === userId) kept.delete(key);
   } else if (payload === "all") {
     kept.clear();
   }
+}
+
+const sessionsKept = keptPer<string, KeptSession>((payload, kept) => {
+  if (payload.startsWith("sessions:")) kept.delete(payload.slice("sessions:".length));
+  else forgetUsers(payload, kept, (entry) => entry.user.id);
 });
 
 /** The process's kept sessions over `db`'s database, or null where there is no change feed (PGlite, a transaction). */

@@ -9,16 +9,10 @@
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
 import { keptPer } from "../../../db/kept.server";
 import { loadCurrentUserByToken, type CurrentUser } from "./current-user.server";
+import { forgetUsers } from "./session-cache.server";
 import { tokenDigest } from "./tokens.server";
 
-const tokensKept = keptPer<string, CurrentUser>((payload, kept) => {
-  if (payload.startsWith("users:")) {
-    const userId = Number(payload.slice("users:".length));
-    for (const [key, user] of kept) if (user.id === userId) kept.delete(key);
-  } else if (payload === "all") {
-    kept.clear();
-  }
-});
+const tokensKept = keptPer<string, CurrentUser>((payload, kept) => forgetUsers(payload, kept, (user) => user.id));
 
 /** The user whose token this is (null: none, or one who may not sign in), kept where a change feed allows. */
 export async function userOfToken(db: DbOrTx, token: string): Promise<CurrentUser | null> {
