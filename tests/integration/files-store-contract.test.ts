@@ -81,8 +81,9 @@ interface Backend {
 const database: Backend = {
   name: "db",
   settings: () => ({ writeTo: "db", s3: null }),
+  // with what a COPY writing chunks has handed the server so far (PostgreSQL: nothing shows before it ends)
   async stored() {
-    const [r] = await db.select({ n: sql<string>`coalesce(sum(octet_length(bytes)), 0)` }).from(fileChunks);
+    const [r] = await db.select({ n: sql<string>`coalesce(sum(octet_length(bytes)), 0) + coalesce((select sum(bytes_processed) from pg_stat_progress_copy where relid = 'file_chunks'::regclass), 0)` }).from(fileChunks);
     return Number(r!.n);
   },
   present: async (f) => (await db.select({ seq: fileChunks.seq }).from(fileChunks).where(eq(fileChunks.fileId, f.id))).length > 0,

@@ -2,6 +2,8 @@
  * The database file store's own layout (docs/decisions/030); what every backend does is in
  * files-store-contract.test.ts. The default store must not load the AWS SDK: it is mocked here to
  * fail the test if anything imports it.
+ * @engines: PostgreSQL and PGlite in CI, because the two take different paths: binary COPY on
+ * PostgreSQL, a few chunks per statement on PGlite.
  */
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
@@ -9,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fileChunks } from "../../db/schema";
 import type { Db } from "../../db/client.server";
 import { chooseFileStore } from "../../app/modules/files/backend.server";
-import { CHUNK_BYTES, deleteFile, putFile, readWholeFile, removeExpiredFiles, requireFile } from "../../app/modules/files/index.server";
+import { CHUNK_BYTES, deleteFile, openFile, putFile, readWholeFile, removeExpiredFiles, requireFile } from "../../app/modules/files/index.server";
+import { rowsOf } from "../../app/utils/sql-rows";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 const sdkLoaded = vi.hoisted(() => ({ by: [] as string[] }));
@@ -56,6 +59,44 @@ describe("database file store", () => {
     await db.execute(sql`delete from ${fileChunks} where ${fileChunks.fileId} = ${f.id} and ${fileChunks.seq} = 5`);
     // read past the completeness check that requireFile makes: the stream itself ends damaged
     await expect(readWholeFile(db, f)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("a file refused inside a transaction leaves nothing of itself and the transaction going on", async () => {
+    const kept = await db.transaction(async (tx) => {
+      await expect(putFile(tx, { ...meta, maxBytes: CHUNK_BYTES + 10, tooLarge: "Too big." }, inPieces(randomBytes(CHUNK_BYTES * 3)))).rejects.toThrow("Too big.");
+      // the refusal ended its COPY (PostgreSQL) within a savepoint: the transaction still works
+      return putFile(tx, meta, "kept");
+    });
+    expect((await readWholeFile(db, kept)).toString()).toBe("kept");
+    expect(rowsOf(await db.execute(sql`select 1 from ${fileChunks} c where not exists (select 1 from files f where f.id = c.file_id)`))).toHaveLength(0);
+  });
+
+  it("readers that stop after the first chunk give their connections back, more of them than the pool holds", async () => {
+    const bytes = randomBytes(CHUNK_BYTES * 4);
+    const f = await putFile(db, meta, bytes);
+    // the pool has 10 connections: a reader that kept its own (a COPY left unread) would stop the 11th
+    for (let i = 0; i < 12; i++) {
+      for await (const piece of openFile(db, f)) {
+        expect((piece as Buffer).equals(bytes.subarray(0, CHUNK_BYTES))).toBe(true);
+        break;
+      }
+    }
+    await Promise.all(Array.from({ length: 10 }, () => db.execute(sql`select pg_sleep(0.01)`)));
+    expect((await readWholeFile(db, f)).equals(bytes)).toBe(true);
+  });
+
+  it("a reader that stops after the first chunk inside a transaction leaves it free for the next statement", async () => {
+    const bytes = randomBytes(CHUNK_BYTES * 6);
+    const f = await putFile(db, meta, bytes);
+    // in one transaction, so the next statement must use the very connection the read used
+    const after = await db.transaction(async (tx) => {
+      for await (const piece of openFile(tx, f)) {
+        expect((piece as Buffer).equals(bytes.subarray(0, CHUNK_BYTES))).toBe(true);
+        break;
+      }
+      return tx.execute(sql`select count(*)::int as n from ${fileChunks} where ${fileChunks.fileId} = ${f.id}`);
+    });
+    expect(rowsOf<{ n: number }>(after)[0]?.n).toBe(6);
   });
 
   it("unset FILE_STORE writes, reads, deletes and cleans up without loading the AWS SDK", async () => {

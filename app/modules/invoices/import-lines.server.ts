@@ -6,8 +6,8 @@
  * chunk, the cost lines joined to the new ids in the same statement (bench/invoice-import.ts).
  */
 import { sql } from "drizzle-orm";
-import type { Writable } from "node:stream";
 import type { DbOrTx } from "../../../db/client.server";
+import { copyClient, type CopyClient } from "../../../db/copy.server";
 import type { MappedLine } from "./templates/map-fields";
 
 /** A line ready to write: its invoice's id (the invoice may still be being made) and its number in the file. */
@@ -64,16 +64,6 @@ async function invoiceIds(lines: PendingLine[]): Promise<number[]> {
   const distinct = [...new Set(lines.map((l) => l.invoiceId))];
   const ids = new Map(await Promise.all(distinct.map(async (p) => [p, await p] as const)));
   return lines.map((l) => ids.get(l.invoiceId)!);
-}
-
-/** The postgres.js handle under a drizzle transaction; PGlite's has no `unsafe`. */
-type CopyQuery = Promise<Record<string, unknown>[]> & { writable(): Promise<Writable>; reject(e: unknown): void };
-interface CopyClient {
-  unsafe(query: string, params?: unknown[]): CopyQuery;
-}
-function copyClient(tx: DbOrTx): CopyClient | null {
-  const client = (tx as unknown as { session?: { client?: { unsafe?: unknown } } }).session?.client;
-  return client && typeof client.unsafe === "function" ? (client as unknown as CopyClient) : null;
 }
 
 export const JSON_CHUNK = 2000;
