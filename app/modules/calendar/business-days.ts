@@ -3,7 +3,8 @@
  * (date-holidays). Dates are calendar dates ("YYYY-MM-DD") compared as the holiday list states
  * them, so no time zone can move a holiday to the next day.
  */
-import Holidays from "date-holidays";
+import { createRequire } from "node:module";
+import type HolidaysClass from "date-holidays";
 import { AppError } from "../../utils/errors";
 import { isRealDate, plusDays } from "./dates";
 
@@ -11,6 +12,9 @@ export type CountryName = "AUSTRALIA" | "NEW ZEALAND" | "UNITED STATES OF AMERIC
 const ISO: Record<CountryName, string> = { AUSTRALIA: "AU", "NEW ZEALAND": "NZ", "UNITED STATES OF AMERICA": "US" };
 
 const cache = new Map<string, Set<string>>();
+// loaded at the first date asked (its data is a sixth of a second of every process's start)
+let Holidays: typeof HolidaysClass | undefined;
+const holidaysClass = () => (Holidays ??= createRequire(import.meta.url)("date-holidays") as typeof HolidaysClass);
 
 /** Public holidays (type "public" only: not observances, bank or school days) of one year, by calendar date. */
 function publicHolidays(country: string, region: string | undefined, year: number): Set<string> {
@@ -21,7 +25,8 @@ function publicHolidays(country: string, region: string | undefined, year: numbe
   const key = `${iso}|${state ?? ""}|${year}`;
   let set = cache.get(key);
   if (!set) {
-    const hd = state ? new Holidays(iso, state) : new Holidays(iso);
+    const Calendar = holidaysClass();
+    const hd = state ? new Calendar(iso, state) : new Calendar(iso);
     set = new Set(
       (hd.getHolidays(year) || [])
         .filter((h) => h.type === "public")

@@ -7,7 +7,6 @@
  * Each declaration prints once per batch, after all the batch's documents.
  */
 import { and, asc, eq, inArray, isNull, or } from "drizzle-orm";
-import { PDFDocument } from "pdf-lib";
 import type { DbOrTx } from "../../../db/client.server";
 import { customers, declarations } from "../../../db/schema";
 import type { ConsignmentJson } from "../consignments/consignments.server";
@@ -49,6 +48,8 @@ export async function declarationsToPrint(db: DbOrTx, list: Pick<ConsignmentJson
 /** The document's PDF with every declaration's pages appended. */
 export async function appendDeclarations(db: DbOrTx, pdf: Uint8Array, list: PrintedDeclaration[]): Promise<Uint8Array> {
   if (!list.length) return pdf;
+  // pdf-lib loaded when a declaration is printed, not at every process's start
+  const { PDFDocument } = await import("pdf-lib");
   const merged = await PDFDocument.load(pdf);
   for (const d of list) {
     const [row] = await db.select({ content: declarations.content }).from(declarations).where(eq(declarations.id, d.id));

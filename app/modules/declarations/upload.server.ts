@@ -4,7 +4,6 @@
  * to the cap, then refused, so no upload is ever held whole in memory past it. The file must be a
  * PDF by its bytes (%PDF-) and one pdf-lib can read, since printing appends its pages.
  */
-import { PDFDocument } from "pdf-lib";
 import { AppError } from "../../utils/errors";
 import { MAX_DECLARATION_BYTES, MESSAGES, isPdf } from "./declarations";
 
@@ -66,6 +65,7 @@ export async function readDeclarationUpload(request: Request): Promise<Declarati
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (!isPdf(bytes)) throw refuse(MESSAGES.pdfOnly);
   // pdf-lib is lenient: a file it reads with no page in it is as unprintable as one it cannot read
+  const { PDFDocument } = await import("pdf-lib");
   const pages = await PDFDocument.load(bytes, { updateMetadata: false })
     .then((d) => d.getPageCount())
     .catch(() => 0);

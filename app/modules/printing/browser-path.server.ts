@@ -10,7 +10,6 @@ import { execFile } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium } from "playwright-core";
 
 export type BrowserSource = "CHROMIUM_PATH" | "playwright" | "system" | "bundled";
 
@@ -73,7 +72,8 @@ export function systemLookup(): BrowserLookup {
       // it (`--only-shell` installs the shell alone); the shell's folder follows the same revision
       let full: string;
       try {
-        full = chromium.executablePath();
+        // Playwright loaded only when asked: the lookup runs at a render's start or a test's setup
+        full = (require("playwright-core") as typeof import("playwright-core")).chromium.executablePath();
       } catch {
         return []; // a platform Playwright has no browsers for
       }

@@ -5,7 +5,7 @@
  * can fetch anything: documents are self-contained HTML (inline CSS, inline SVG barcodes). It is
  * a service of the load context, so the server (and a test server) owns and closes it.
  */
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { brandedError } from "../../utils/errors";
 import { chooseBrowser, launchTarget, type BrowserChoice } from "./browser-path.server";
 
@@ -70,7 +70,8 @@ export function createRenderer(options: { executablePath?: string; browser?: Bro
     if (closed) return Promise.reject(new RendererUnavailable(new Error("renderer closed")));
     browser ??= launchTarget(choice)
       // the server's own shutdown closes the browser (after the renders in flight), not Playwright's
-      .then((target) => chromium.launch({ ...target, args: ARGS, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false }))
+      // Playwright loaded at the first render, not at every process's start
+      .then(async (target) => (await import("playwright-core")).chromium.launch({ ...target, args: ARGS, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false }))
       .then((b) => {
         up = b;
         failed = false;

@@ -5,7 +5,6 @@
  * not rated, and a consignment number the system never issued.
  */
 import * as XLSX from "@e965/xlsx";
-import ExcelJS from "exceljs";
 import { cents, type CostCategory } from "../../../app/modules/rating/engine";
 import { plusDays } from "../../../app/modules/calendar/dates";
 import type { DemoConsignment } from "./consignments";
@@ -93,6 +92,8 @@ export async function auspostXlsx(cons: DemoConsignment[], invoiceNumber: string
   }
   // written as Excel orders the parts (workbook before sheets): a SheetJS-written XLSX lists the
   // sheet first, and the streaming reader then sometimes fails on it ("reading 'sheets'")
+  // exceljs loaded when the demo's Australia Post file is made, not at every process's start
+  const { default: ExcelJS } = await import("exceljs");
   const wb = new ExcelJS.Workbook();
   wb.addWorksheet("Charges").addRows(rows);
   return { name: `AusPost_eParcel_${invoiceNumber}.xlsx`, body: Buffer.from(await wb.xlsx.writeBuffer()), invoiceNumber };
