@@ -9,8 +9,16 @@ import { readFileSync } from "node:fs";
 import { count, eq } from "drizzle-orm";
 import type { DbOrTx } from "../client.server";
 import { carriers, customers, fuelLevies, rateLanes, services, surchargeSets, zones } from "../schema";
+import { todayIn } from "../../app/modules/calendar/site-time";
+import { plusDays } from "../../app/modules/calendar/dates";
 
 const require = createRequire(import.meta.url);
+
+/** The first day of the month after `iso`'s (YYYY-MM-DD). */
+function firstOfNextMonth(iso: string): string {
+  const [y, m] = iso.split("-").map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
+}
 
 interface AusRow {
   postcode: string;
@@ -154,7 +162,10 @@ export async function seedRatingDemo(db: DbOrTx): Promise<{ zones: number; lanes
   await db.insert(fuelLevies).values([
     { carrierId: auspost.id, percentage: "8.5", effectiveFrom: "2026-01-01" },
     { carrierId: northline.id, percentage: "14.2", effectiveFrom: "2026-01-01" },
-    { carrierId: northline.id, percentage: "15.1", effectiveFrom: "2026-12-01" },
+    // a change still to come, on the first of the month after tomorrow's, whenever the demo is
+    // made: the demo's consignments are rated for tomorrow and dated back (invoices/consignments.ts),
+    // so a change between the two would price them at a levy their despatch date never had
+    { carrierId: northline.id, percentage: "15.1", effectiveFrom: firstOfNextMonth(plusDays(todayIn("Australia/Melbourne"), 1)) },
     { carrierId: simex.id, percentage: "11", effectiveFrom: "2026-01-01" },
   ]);
 
