@@ -9,7 +9,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
-import { invoiceCosts, invoiceDetails, invoices, reconciliationNotes, sites } from "../../../db/schema";
+import { invoiceDetails, invoices, reconciliationNotes, sites } from "../../../db/schema";
 import type { CostCategory } from "../../../db/schema/finance";
 import type { PostalAddress } from "../../../db/schema/tenancy";
 import type { JobQueue } from "../jobs/queue";
@@ -268,7 +268,11 @@ async function writeInvoice(db: Db, group: Group, payload: z.infer<typeof invoic
           if (gst.tax_name) rows.push({ invoiceDetailId: detailId, category: "gst", description: gst.tax_name, amount: centsToAmount(gst.lines[i]!.gst) });
           return rows;
         });
-        if (costRows.length) await tx.insert(invoiceCosts).values(costRows);
+        if (costRows.length)
+          await tx.execute(sql`insert into invoice_costs (invoice_detail_id, category, description, amount)
+            select x.detail, x.category, x.description, x.amount
+            from json_to_recordset(${JSON.stringify(costRows.map((c) => ({ detail: c.invoiceDetailId, category: c.category, description: c.description, amount: c.amount })))}::json)
+              as x(detail int, category text, description text, amount numeric)`);
         await tx.execute(sql`update reconciliations r set customer_invoice_detail_id = d.id, updated_at = now()
           from invoice_details d where d.invoice_id = ${inv!.id} and d.source_detail_id = r.invoice_detail_id`);
         const number = await takeInvoiceNumber(tx);
