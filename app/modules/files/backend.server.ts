@@ -8,6 +8,9 @@ import type { DbOrTx } from "../../../db/client.server";
 import type { FileStorage } from "../../../db/schema";
 import { env, type Env } from "../../utils/env.server";
 
+/** Whether `id` is a file id (a UUID) at all: one that is not names no file, and is never put in SQL. */
+export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 export const FILE_MISSING = "The file is no longer available.";
 export const FILE_DAMAGED = "The stored file is damaged and cannot be read.";
 export const FILE_UNAVAILABLE = "The file store cannot be reached just now. Please try again later.";

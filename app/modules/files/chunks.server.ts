@@ -12,7 +12,7 @@ import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER, binaryCopyTuples, reserveCopyConnection, type CopyClient } from "../../../db/copy.server";
 import { fileChunks } from "../../../db/schema";
 import { rowsOf } from "../../utils/sql-rows";
-import type { ContentBackend, FileBytes } from "./backend.server";
+import { isUuid, type ContentBackend, type FileBytes } from "./backend.server";
 
 /** Big enough that a 10 MB file is 20 round trips, small enough that a chunk is nothing in memory. */
 export const CHUNK_BYTES = 512 * 1024;
@@ -38,9 +38,8 @@ async function* chunked(bytes: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   if (heldBytes) yield held.length === 1 ? Buffer.from(held[0]!) : Buffer.concat(held);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidOf = (id: string) => {
-  if (!UUID.test(id)) throw new Error(`not a file id: ${id}`);
+  if (!isUuid(id)) throw new Error(`not a file id: ${id}`);
   return id;
 };
 

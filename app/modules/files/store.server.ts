@@ -11,7 +11,7 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/client.server";
 import { files, type FileKind, type FileStorage } from "../../../db/schema";
 import { AppError } from "../../utils/errors";
-import { fileStoreSettings, FILE_DAMAGED, type ContentBackend } from "./backend.server";
+import { fileStoreSettings, FILE_DAMAGED, isUuid, type ContentBackend } from "./backend.server";
 import { databaseBackend } from "./chunks.server";
 import { deleteGoneObjects, s3Backend } from "./s3.server";
 
@@ -51,8 +51,6 @@ export interface StoredFile {
 }
 
 const BACKENDS: Record<FileStorage, ContentBackend> = { db: databaseBackend, s3: s3Backend };
-
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** Whether deletions made through `db` are committed as soon as it answers (not a transaction). */
 export const commitsAtOnce = (db: DbOrTx) => !is(db, PgTransaction);
