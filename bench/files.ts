@@ -19,6 +19,7 @@ import { pipeline } from "node:stream/promises";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import type { Db } from "../db/client.server";
+import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER } from "../db/copy.server";
 import { chooseFileStore } from "../app/modules/files/backend.server";
 import { CHUNK_BYTES, deleteFile, openFile, putFile, statFile } from "../app/modules/files/index.server";
 import { createTestDatabase } from "../tests/support/database";
@@ -67,7 +68,7 @@ async function storeOnce(db: Db, bytes: Buffer): Promise<Timing> {
 
 /** PostgreSQL's COPY in binary: the 19-byte header, then per chunk (seq int4, bytes bytea), then the trailer. */
 function* copyRows(bytes: Buffer): Generator<Buffer> {
-  yield Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
+  yield BINARY_COPY_HEADER;
   for (let seq = 0, at = 0; at < bytes.length; seq++, at += CHUNK_BYTES) {
     const chunk = bytes.subarray(at, at + CHUNK_BYTES);
     const head = Buffer.alloc(2 + 4 + 4 + 4);
@@ -78,9 +79,7 @@ function* copyRows(bytes: Buffer): Generator<Buffer> {
     yield head;
     yield chunk;
   }
-  const end = Buffer.alloc(2);
-  end.writeInt16BE(-1, 0);
-  yield end;
+  yield BINARY_COPY_TRAILER;
 }
 
 async function floorOnce(db: Db, url: string | undefined, bytes: Buffer): Promise<Timing> {
