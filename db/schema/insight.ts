@@ -47,3 +47,49 @@ export const insightDirty = pgTable("insight_dirty", {
   customerId: integer("customer_id").notNull(),
   day: date("day", { mode: "string" }).notNull(),
 });
+
+const auditKey = () => ({
+  invoiceId: integer("invoice_id").notNull(),
+  /** the carrier invoice's date */
+  day: date("day", { mode: "string" }).notNull(),
+  customerId: integer("customer_id"),
+  siteId: integer("site_id"),
+  carrierId: integer("carrier_id"),
+  serviceId: integer("service_id"),
+  /** the line's sender and receiver state, upper-cased ('' when it has none) */
+  fromRegion: text("from_region").notNull(),
+  toRegion: text("to_region").notNull(),
+});
+
+/**
+ * The invoice audit's figures per payable carrier invoice, customer, site, carrier, service and
+ * lane (migration 0040), as invoices/audit.server.ts measures them: written only by
+ * app/modules/insight/audit-rollup.server.ts.
+ */
+export const insightAudit = pgTable(
+  "insight_audit",
+  {
+    ...auditKey(),
+    lines: integer("lines").notNull(),
+    matched: integer("matched").notNull(),
+    discrepancyFound: numeric("discrepancy_found", { precision: 16, scale: 2 }).notNull(),
+    disputed: numeric("disputed", { precision: 16, scale: 2 }).notNull(),
+    recovered: numeric("recovered", { precision: 16, scale: 2 }).notNull(),
+    duplicates: integer("duplicates").notNull(),
+    duplicatesAmount: numeric("duplicates_amount", { precision: 16, scale: 2 }).notNull(),
+  },
+  (t) => [index("insight_audit_invoice_idx").on(t.invoiceId), index("insight_audit_customer_day_idx").on(t.customerId, t.day), index("insight_audit_day_idx").on(t.day)],
+);
+
+/** The overcharges the comparison did not pass per reason, on the same key. */
+export const insightAuditReasons = pgTable(
+  "insight_audit_reasons",
+  { ...auditKey(), reason: text("reason").notNull(), lines: integer("lines").notNull(), amount: numeric("amount", { precision: 16, scale: 2 }).notNull() },
+  (t) => [index("insight_audit_reasons_invoice_idx").on(t.invoiceId), index("insight_audit_reasons_customer_day_idx").on(t.customerId, t.day), index("insight_audit_reasons_day_idx").on(t.day)],
+);
+
+/** Carrier invoices whose audit rows are out of date: appended by triggers, taken by the refresher. */
+export const insightAuditDirty = pgTable("insight_audit_dirty", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  invoiceId: integer("invoice_id").notNull(),
+});

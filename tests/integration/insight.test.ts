@@ -10,6 +10,10 @@ import { carriers, customers, invoiceDetails, invoices, reconciliationNotes, rec
 import { seedDemo } from "../../db/seed/demo";
 import { todayIn } from "../../app/modules/calendar/site-time";
 import { rebuildInsight, refreshInsight } from "../../app/modules/insight/rollup.server";
+import { auditFromRollup } from "../../app/modules/insight/audit-rollup.server";
+import { parseInsightFilters } from "../../app/modules/insight/filters";
+import { carrierAudit, discrepancyReasons } from "../../app/modules/invoices/audit.server";
+import type { FinanceScope } from "../../app/modules/invoices/access";
 import { rowsOf } from "../../app/utils/sql-rows";
 import { signInAll, startTestServer, type Client, type TestServer } from "../support/server";
 
@@ -286,5 +290,77 @@ describe("the rollup", () => {
       select id, 'delivered', 'DEL', now(), ${today}::date, 'api' from consignments where consignment_number = 'INS8' and state = 'in_transit'`);
     await refreshed();
     expect(await delivered()).toBe(was + 1);
+  });
+
+  it("keeps the audit's figures through its marks (a later credit, a note, a line moved, an invoice gone), equal to the payable list's own and to a rebuild", async () => {
+    const filters = (() => {
+      const r = parseInsightFilters(new URLSearchParams(`${period}&section=audit`), today);
+      if (!r.ok) throw new Error(r.message);
+      return r.filters;
+    })();
+    const within = sql`"invoices"."invoice_date" between ${FROM} and ${TO}`;
+    const scopes: FinanceScope[] = [{ kind: "all" }, { kind: "customer", customerId: ids.acme }, { kind: "customer", customerId: ids.testco }];
+    // the rollup's figures are the payable list's, for every reader
+    const same = async () => {
+      for (const scope of scopes) {
+        const rolled = await auditFromRollup(server.db, scope, filters);
+        expect(rolled.byMonth).toEqual(await carrierAudit(server.db, scope, within, { byMonth: true }));
+        expect(rolled.reasons).toEqual(await discrepancyReasons(server.db, scope, within));
+      }
+    };
+    const staffMonth = async (key: string) => valueOf(chart((await c.admin.json<Json>(`/api/insight?${period}&section=audit`)).body, "audit-money"), day(20).slice(0, 7), key);
+    const matched = async () => (await q<{ n: number }>(`select sum(matched)::int as n from insight_audit`))[0]!.n;
+    const marked = async () => (await q<{ n: number }>(`select count(*)::int as n from insight_audit_dirty`))[0]!.n;
+    await refreshed();
+    await same();
+    expect(await staffMonth("recovered")).toBe(34);
+
+    // a credit on a later invoice marks the contested line's invoice, and counts as recovered there
+    const [first] = await server.db.select().from(invoices).where(eq(invoices.invoiceNumber, "INSIGHT-1"));
+    const [credit] = await server.db.insert(invoices).values({ accountingType: "payable", invoiceNumber: "INSIGHT-3", invoiceDate: day(5), carrierId: ids.auspost, state: "allocated" }).returning();
+    await server.db.insert(invoiceDetails).values({ invoiceId: credit!.id, lineNumber: 1, carrierId: ids.auspost, consignmentNumber: "AUD2", customerId: ids.acme, state: "allocated", totalCost: "-1.50" });
+    // (and the earlier credit's invoice: every earlier line of the carrier and number is marked)
+    const [second] = await server.db.select().from(invoices).where(eq(invoices.invoiceNumber, "INSIGHT-2"));
+    expect((await q<{ invoice_id: number }>(`select distinct invoice_id from insight_audit_dirty order by 1`)).map((r) => r.invoice_id)).toEqual([first!.id, second!.id, credit!.id]);
+    await refreshed();
+    expect(await staffMonth("recovered")).toBe(35.5);
+    await same();
+
+    // a state move of a whole invoice marks nothing: no figure reads it
+    await server.db.update(invoiceDetails).set({ state: "exported" }).where(eq(invoiceDetails.invoiceId, first!.id));
+    expect(await marked()).toBe(0);
+
+    // a note on the line matched automatically makes it a person's decision: no longer matched, its overcharge found
+    const wasMatched = await matched();
+    const [auto] = await q<{ id: number }>(`select r.id from reconciliations r join invoice_details d on d.id = r.invoice_detail_id where d.consignment_number = 'AUD1'`);
+    await server.db.insert(reconciliationNotes).values({ reconciliationId: auto!.id, text: "Accepted" });
+    await refreshed();
+    expect(await matched()).toBe(wasMatched - 1);
+    expect(await staffMonth("discrepancy_found")).toBe(56.1);
+    await same();
+
+    // a line moved to the other customer moves its figures between the customers' readers
+    await server.db.update(invoiceDetails).set({ customerId: ids.testco }).where(eq(invoiceDetails.consignmentNumber, "AUD2"));
+    await refreshed();
+    await same();
+    const own = await c.finance.json<Json>(`/api/insight?${period}&section=audit`);
+    expect(valueOf(chart(own.body, "audit-money"), day(20).slice(0, 7), "recovered")).toBe(0);
+
+    // and equal to a rebuild from nothing
+    const snapshot = async () => ({
+      audit: await q<Json>(`select invoice_id, day::text, customer_id, site_id, carrier_id, service_id, from_region, to_region, lines, matched,
+        discrepancy_found::text, disputed::text, recovered::text, duplicates, duplicates_amount::text from insight_audit order by 1, 3, 4, 5, 6, 7, 8`),
+      reasons: await q<Json>(`select invoice_id, customer_id, reason, lines, amount::text from insight_audit_reasons order by 1, 2, 3`),
+    });
+    const incremental = await snapshot();
+    expect(incremental.audit.length).toBeGreaterThan(0);
+    await rebuildInsight(server.db);
+    expect(await snapshot()).toEqual(incremental);
+
+    // the credit's invoice deleted: its lines' marks take the recovered amount back off
+    await server.db.delete(invoices).where(eq(invoices.id, credit!.id));
+    await refreshed();
+    expect(await staffMonth("recovered")).toBe(34);
+    await same();
   });
 });

@@ -1,17 +1,17 @@
 /**
  * The /insight figures (issue 33 item 2, docs/decisions/042): each section's charts worked out from
- * the rollup (and, for the audit, the carrier invoice lines in the reader's scope), as chart data
+ * the rollups (the audit's from its own, over the carrier invoice lines in the reader's scope), as chart data
  * that the page draws, tabulates and offers as CSV, so the picture, its table and its file agree.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { rowsOf } from "../../utils/sql-rows";
-import { carrierAudit, discrepancyReasons } from "../invoices/audit.server";
 import type { ReasonCategory } from "../reconciliation/compare";
 import { REASON_LABELS } from "../reconciliation/list-schemas";
 import { heaviestKeys, type InsightChart, ratio, roundTo, series } from "./charts";
 import { CURRENCIES, monthsOf, type InsightFilters, type Section } from "./filters";
-import { auditWhere, rollupSource, type InsightScope } from "./scope.server";
+import { auditFromRollup } from "./audit-rollup.server";
+import { rollupSource, type InsightScope } from "./scope.server";
 
 type Num = string | number | null;
 const n = (v: Num) => (v == null ? 0 : Number(v));
@@ -204,9 +204,8 @@ async function spendCharts(db: DbOrTx, source: SQL, scope: InsightScope, f: Insi
 }
 
 async function auditCharts(db: DbOrTx, scope: InsightScope, f: InsightFilters, currency: string): Promise<InsightChart[]> {
-  const where = auditWhere(f);
   const months = monthsOf(f.from, f.to);
-  const [byMonth, reasons] = [await carrierAudit(db, scope.finance!, where, { byMonth: true }), await discrepancyReasons(db, scope.finance!, where)];
+  const { byMonth, reasons } = await auditFromRollup(db, scope.finance!, f);
   const perMonth = months.map((m) => byMonth.filter((r) => r.month === m));
   const sum = (rows: typeof byMonth, pick: (r: (typeof byMonth)[number]) => number) => (rows.length ? roundTo(rows.reduce((s, r) => s + pick(r), 0), 2) : null);
   const carriers = heaviestKeys(byMonth.map((r) => ({ key: r.carrier_name, weight: r.lines })), 5);

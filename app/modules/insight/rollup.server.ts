@@ -10,6 +10,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { rowsOf } from "../../utils/sql-rows";
 import { DESPATCHED_STATES } from "../consignments/rules";
+import { rebuildAudit, refreshAuditMarks } from "./audit-rollup.server";
 
 /** One refresher at a time over the whole database: its transaction holds this advisory lock. */
 const REFRESH_LOCK = 4_033_001;
@@ -108,6 +109,8 @@ function monthlySelect(where: SQL) {
 export interface RefreshResult {
   /** (customer, day) slices recomputed */
   slices: number;
+  /** carrier invoices whose audit rows were recomputed */
+  invoices: number;
   /** false when another process held the refresher's lock: nothing was done, the marks wait */
   ran: boolean;
 }
@@ -121,6 +124,7 @@ export interface RefreshResult {
  */
 export async function refreshInsight(db: Db): Promise<RefreshResult> {
   let total = 0;
+  let invoices = 0;
   for (;;) {
     const done = await db.transaction(async (tx) => {
       const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${REFRESH_LOCK}) as ok`));
@@ -136,11 +140,12 @@ export async function refreshInsight(db: Db): Promise<RefreshResult> {
           select distinct customer_id, day::text as day from taken order by 1, 2`),
       );
       await recompute(tx, slices);
-      return slices.length;
+      return { slices: slices.length, invoices: await refreshAuditMarks(tx) };
     });
-    if (done === null) return { slices: total, ran: false };
-    total += done;
-    if (done === 0) return { slices: total, ran: true };
+    if (done === null) return { slices: total, invoices, ran: false };
+    total += done.slices;
+    invoices += done.invoices;
+    if (done.slices === 0 && done.invoices === 0) return { slices: total, invoices, ran: true };
   }
 }
 
@@ -157,15 +162,16 @@ export async function rebuildInsight(db: Db): Promise<{ rows: number }> {
     await tx.execute(sql`insert into insight_daily (${COLUMNS}) ${rollupSelect(sql`true`)}`);
     await tx.execute(sql`delete from insight_monthly`);
     await tx.execute(sql`insert into insight_monthly (${COLUMNS}) ${monthlySelect(sql`true`)}`);
+    await rebuildAudit(tx);
     if (before) await tx.execute(sql`delete from insight_dirty where id <= ${before}`);
     const [row] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from insight_daily`));
     return { rows: Number(row?.n ?? 0) };
   });
 }
 
-/** How far behind the rollup is: marks waiting (the health of the refresher, for /jobs and the bench). */
+/** How far behind the rollup is: marks waiting, the audit's included (the health of the refresher, for /jobs and the bench). */
 export async function insightBacklog(db: DbOrTx): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from insight_dirty`));
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select ((select count(*) from insight_dirty) + (select count(*) from insight_audit_dirty))::int as n`));
   return Number(row?.n ?? 0);
 }
 

@@ -76,14 +76,3 @@ export function rollupSource(scope: InsightScope, f: InsightFilters): SQL {
     select * from insight_daily r where ((r.day >= ${f.from} and r.day < ${months.first}) or (r.day > ${months.lastEnd} and r.day <= ${f.to}))${filters}
   ) r`;
 }
-
-/** The carrier invoice lines (alias d, on "invoices") the audit reads for this scope and these filters. */
-export function auditWhere(f: InsightFilters): SQL {
-  // a finance user reads all their customer's lines (decision 022), whatever sites they send from: only a chosen site narrows them
-  const parts: SQL[] = [sql`"invoices"."invoice_date" between ${f.from} and ${f.to}`];
-  if (f.siteId != null) parts.push(sql`d.site_id = ${f.siteId}`);
-  if (f.carrierId != null) parts.push(sql`d.carrier_id = ${f.carrierId}`);
-  if (f.serviceId != null) parts.push(sql`d.service_id = ${f.serviceId}`);
-  if (f.lane) parts.push(sql`upper(d.sender_region) = ${f.lane.from} and upper(d.receiver_region) = ${f.lane.to}`);
-  return sql.join(parts, sql` and `);
-}
