@@ -21,7 +21,9 @@ export default defineConfig({
   // steps each passed in time (sign in, rate, save, print) once summed to 31 s against 30 s
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: ".tmp/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? ".tmp/playwright.json" }]],
+  // a shard of `npm test` keeps its traces apart from the other shard's (Playwright empties this folder as it starts)
+  outputDir: process.env.E2E_OUTPUT ?? "test-results",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",

@@ -10,9 +10,11 @@
  * whose header says "@engines") and the e2e specs of FRESH_E2E: CI's other half runs every file on
  * PostgreSQL, so each integration file runs on one engine unless the engine is what it tests.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import { createInterface } from "node:readline";
 import postgres from "postgres";
 
 mkdirSync(".tmp", { recursive: true });
@@ -51,35 +53,54 @@ if (existsSync(".tmp/vitest.json")) {
 } else failed += 1;
 ok = step("unit and integration tests (vitest)", vitest) && ok;
 
-// e2e: a fresh database for the server under test
-let e2eEnv = {};
-let dropE2e = async () => {};
-if (process.env.DATABASE_URL) {
-  const name = `fd_e2e_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  e2eEnv = { E2E_DATABASE_URL: url.toString() };
-  dropE2e = async () => {
-    const again = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-    await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await again.end();
-  };
-} else {
-  const dir = `.tmp/e2e-pglite-${Date.now().toString(36)}`;
-  e2eEnv = { E2E_PGLITE_DIR: dir };
-  dropE2e = async () => rmSync(dir, { recursive: true, force: true });
+// e2e: the specs split into shards run side by side, each with its own server on its own port and
+// its own fresh database (so no shard sees another's data); one at a time, a spec's server and
+// browser left a core idle for most of the run (docs/decisions/036)
+const shards = Number(process.env.E2E_SHARDS ?? (scoped ? 1 : Math.min(2, os.availableParallelism())));
+const basePort = Number(process.env.E2E_PORT ?? 3210);
+async function e2eShard(index) {
+  const tag = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  let env;
+  let drop;
+  if (process.env.DATABASE_URL) {
+    const name = `fd_e2e_${tag}`;
+    const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    env = { E2E_DATABASE_URL: url.toString() };
+    drop = async () => {
+      const again = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+      await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await again.end();
+    };
+  } else {
+    const dir = `.tmp/e2e-pglite-${tag}`;
+    env = { E2E_PGLITE_DIR: dir };
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  const report = shards > 1 ? `.tmp/playwright-${index}.json` : ".tmp/playwright.json";
+  rmSync(report, { force: true });
+  const args = ["playwright", "test", ...(scoped ? FRESH_E2E : []), ...(shards > 1 ? [`--shard=${index}/${shards}`] : [])];
+  // each shard's port ten apart: CI's fresh-machine half holds E2E_PORT + 1
+  env = { ...env, E2E_PORT: String(basePort + (index - 1) * 10), E2E_REPORT: report, E2E_OUTPUT: shards > 1 ? `test-results/shard-${index}` : "test-results" };
+  const status = await new Promise((resolve) => {
+    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    // every line says which shard wrote it, as the two run at once
+    const prefix = shards > 1 ? `[e2e ${index}/${shards}] ` : "";
+    for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) createInterface({ input: from }).on("line", (line) => to.write(`${prefix}${line}\n`));
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+  await drop();
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, "utf8"));
+    passed += r.stats.expected;
+    failed += r.stats.unexpected + r.stats.flaky;
+  } else failed += 1;
+  return status;
 }
-rmSync(".tmp/playwright.json", { force: true });
-const e2e = run("npx", ["playwright", "test", ...(scoped ? FRESH_E2E : [])], e2eEnv);
-await dropE2e();
-if (existsSync(".tmp/playwright.json")) {
-  const report = JSON.parse(readFileSync(".tmp/playwright.json", "utf8"));
-  passed += report.stats.expected;
-  failed += report.stats.unexpected + report.stats.flaky;
-} else failed += 1;
+const e2e = (await Promise.all(Array.from({ length: shards }, (_, i) => e2eShard(i + 1)))).some((s) => s !== 0) ? 1 : 0;
 ok = step("end-to-end tests (Playwright, Chromium)", e2e) && ok;
 
 if (!ok && failed === 0) failed = 1; // a failed build, typecheck or lint counts
