@@ -39,7 +39,11 @@ const rollupColumns = () => ({
 export const insightDaily = pgTable("insight_daily", rollupColumns(), (t) => [index("insight_daily_customer_day_idx").on(t.customerId, t.day), index("insight_daily_day_idx").on(t.day)]);
 
 /** The same per month (`day` is the month's first day), summed from the daily rows of a (customer, month). */
-export const insightMonthly = pgTable("insight_monthly", rollupColumns(), (t) => [index("insight_monthly_customer_day_idx").on(t.customerId, t.day), index("insight_monthly_day_idx").on(t.day)]);
+export const insightMonthly = pgTable("insight_monthly", rollupColumns(), (t) => [
+  index("insight_monthly_customer_day_idx").on(t.customerId, t.day),
+  index("insight_monthly_day_idx").on(t.day),
+  index("insight_monthly_customer_carrier_idx").on(t.customerId, t.carrierId),
+]);
 
 /** (customer, day) slices whose rollup rows are out of date: appended by triggers, taken by the refresher. */
 export const insightDirty = pgTable("insight_dirty", {

@@ -261,6 +261,25 @@ describe("bad filters", () => {
   });
 });
 
+describe("the filters offered", () => {
+  it("a customer's reader is offered the carriers its consignments went with, staff every carrier", async () => {
+    const offered = async (client: Client) => {
+      const html = await (await client.request(`/insight?${period}`)).text();
+      const select = html.slice(html.indexOf('name="carrier_id"'), html.indexOf("</select>", html.indexOf('name="carrier_id"')));
+      return [...select.matchAll(/<option value="(\d+)"/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+    };
+    const used = await q<{ id: number }>(
+      `select distinct s.carrier_id as id from consignments c join services s on s.id = c.service_id
+       where c.customer_id = ${ids.acme} and c.despatch_date is not null and c.state in ${COUNTED} and not c.is_quote and c.active and c.merged_into_id is null order by 1`,
+    );
+    const all = await q<{ id: number }>(`select id from carriers order by 1`);
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.length).toBeLessThan(all.length);
+    expect(await offered(c.despatcher)).toEqual(used.map((r) => r.id));
+    expect(await offered(c.admin)).toEqual(all.map((r) => r.id));
+  });
+});
+
 describe("the rollup", () => {
   it("follows a change through its marks, and equals a rebuild from nothing", async () => {
     const before = (await c.admin.json<Json>(`/api/insight?${period}`)).body.headline.consignments;

@@ -4,7 +4,7 @@
  * what the reader may see, and the section's figures; or the refusal, with the filters kept so
  * the reader can correct them.
  */
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { carriers, services } from "../../../db/schema";
 import { rowsOf } from "../../utils/sql-rows";
@@ -50,15 +50,15 @@ async function options(db: DbOrTx, user: CurrentUser, scope: Pick<InsightScope, 
       : scope.staff
         ? rowsOf<Option>(await db.execute(sql`select id, name from sites where customer_id = ${scope.customerId} order by name, id`))
         : user.sites.map((s) => ({ id: s.id, name: s.name }));
-  // a customer's reader is offered the carriers its consignments went with; staff every carrier
-  const carrierIds =
-    scope.customerId == null ? null : rowsOf<{ id: number }>(await db.execute(sql`select distinct carrier_id as id from insight_monthly where customer_id = ${scope.customerId} and carrier_id is not null`)).map((r) => r.id);
+  // a customer's reader is offered the carriers its consignments went with (an index probe per carrier); staff every carrier
   const carrierRows =
-    carrierIds == null
+    scope.customerId == null
       ? await db.select({ id: carriers.id, name: carriers.name }).from(carriers).orderBy(asc(carriers.name))
-      : carrierIds.length
-        ? await db.select({ id: carriers.id, name: carriers.name }).from(carriers).where(inArray(carriers.id, carrierIds)).orderBy(asc(carriers.name))
-        : [];
+      : await db
+          .select({ id: carriers.id, name: carriers.name })
+          .from(carriers)
+          .where(sql`exists (select 1 from insight_monthly m where m.customer_id = ${scope.customerId} and m.carrier_id = ${carriers.id})`)
+          .orderBy(asc(carriers.name));
   const serviceRows = carrierId == null ? [] : await db.select({ id: services.id, name: services.name }).from(services).where(eq(services.carrierId, carrierId)).orderBy(asc(services.name));
   return { customers, sites, carriers: carrierRows, services: serviceRows };
 }
