@@ -9,7 +9,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { rowsOf } from "../../utils/sql-rows";
 import type { FinanceScope } from "../invoices/access";
-import { AUDIT_MEASURES, auditLinesSql, CONTESTED, toCarrierAudit, type AuditRow, type CarrierAudit, type DiscrepancyReason } from "../invoices/audit.server";
+import { AUDIT_MEASURES, auditLinesSql, CONTESTED, toCarrierAudit, toDiscrepancyReason, type AuditRow, type CarrierAudit, type DiscrepancyReason } from "../invoices/audit.server";
 import type { InsightFilters } from "./filters";
 
 /** invoices recomputed per transaction: one carrier invoice may hold a hundred thousand lines */
@@ -56,10 +56,7 @@ export async function refreshAuditMarks(tx: DbOrTx): Promise<number> {
       )
       select distinct invoice_id from taken order by 1`),
   );
-  await recomputeAudit(
-    tx,
-    taken.map((t) => Number(t.invoice_id)),
-  );
+  await recomputeAudit(tx, taken.map((t) => Number(t.invoice_id)));
   return taken.length;
 }
 
@@ -100,5 +97,5 @@ export async function auditFromRollup(db: DbOrTx, scope: FinanceScope, f: Insigh
       select r.reason, sum(r.lines)::int as lines, sum(r.amount) as amount from insight_audit_reasons r
       where ${where} group by 1 order by sum(r.amount) desc, 1 limit ${limit}`),
   );
-  return { byMonth: rows.map(toCarrierAudit), reasons: reasons.map((r) => ({ reason: r.reason, lines: Number(r.lines), amount: Number(r.amount) })) };
+  return { byMonth: rows.map(toCarrierAudit), reasons: reasons.map(toDiscrepancyReason) };
 }

@@ -5,6 +5,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
+import { groupBy } from "../../utils/group-by";
 import { rowsOf } from "../../utils/sql-rows";
 import type { ReasonCategory } from "../reconciliation/compare";
 import { REASON_LABELS } from "../reconciliation/list-schemas";
@@ -71,18 +72,6 @@ function summed(cells: Cell[], currency?: string): Totals {
   const t = Object.fromEntries(KEYS.map((k) => [k, 0])) as Record<keyof Totals, number>;
   for (const c of cells) for (const k of KEYS) if (!currency || !MONEY.has(k) || c.currency === currency) t[k] += n(c[k]);
   return t;
-}
-
-/** The cells grouped by `key`, each group summed, in the order of first appearance. */
-function groupBy<K>(cells: Cell[], key: (c: Cell) => K): Map<K, Cell[]> {
-  const groups = new Map<K, Cell[]>();
-  for (const c of cells) {
-    const k = key(c);
-    const g = groups.get(k);
-    if (g) g.push(c);
-    else groups.set(k, [c]);
-  }
-  return groups;
 }
 
 /** nulls after numbers, as PostgreSQL orders them ascending */

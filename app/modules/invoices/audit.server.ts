@@ -137,6 +137,9 @@ export interface DiscrepancyReason {
   amount: number;
 }
 
+/** A reason's row as read (money as numeric, string or number by engine). */
+export const toDiscrepancyReason = (r: { reason: string; lines: number; amount: string | number }): DiscrepancyReason => ({ reason: r.reason, lines: Number(r.lines), amount: Number(r.amount) });
+
 /**
  * The reasons the comparison gave for the overcharges it did not pass (a reconciliation's reason
  * categories), most money first: what the carriers most often bill above the rating, within the
@@ -153,5 +156,5 @@ export async function discrepancyReasons(db: DbOrTx, scope: FinanceScope, where:
       order by sum(l.discrepancy) desc, x.reason
       limit ${limit}`),
   );
-  return rows.map((r) => ({ reason: r.reason, lines: Number(r.lines), amount: Number(r.amount) }));
+  return rows.map(toDiscrepancyReason);
 }

@@ -8,6 +8,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { addresses, carriers, consignmentItems, consignments, dangerousGoodsItems, invoiceCosts, invoiceDetails, reconciliations, services, sites } from "../../../db/schema";
+import { groupBy } from "../../utils/group-by";
 
 /** only the columns a re-rate reads: whole rows made a chunk's read take nearly twice as long on the bench */
 const detailColumns = {
@@ -73,16 +74,6 @@ export interface RerateFacts {
   service: RerateService | undefined;
 }
 
-const groupBy = <T, K>(rows: T[], key: (row: T) => K) => {
-  const out = new Map<K, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = out.get(k);
-    if (list) list.push(row);
-    else out.set(k, [row]);
-  }
-  return out;
-};
 const ids = (values: Array<number | null | undefined>) => [...new Set(values.filter((v): v is number => v != null))];
 
 /** The facts of each of `reconciliationIds` that exists, by reconciliation id. */
