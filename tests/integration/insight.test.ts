@@ -98,17 +98,17 @@ beforeAll(async () => {
     from consignments c join services s on s.id = c.service_id where c.consignment_number like 'IN%' and c.id % 2 = 0`);
 
   // the audit: one carrier invoice with both customers' lines, and a credit since for two contested ones
-  const invoice = async (number: string, date: string, lines: Array<{ con: string; customer: number; total: string }>) => {
+  const invoice = async (number: string, date: string, lines: Array<{ con: string; customer: number; site?: number; total: string }>) => {
     const [inv] = await server.db.insert(invoices).values({ accountingType: "payable", invoiceNumber: number, invoiceDate: date, carrierId: ids.auspost, state: "allocated" }).returning();
     return server.db
       .insert(invoiceDetails)
-      .values(lines.map((l, i) => ({ invoiceId: inv!.id, lineNumber: i + 1, carrierId: ids.auspost, consignmentNumber: l.con, customerId: l.customer, state: "allocated", totalCost: l.total })))
+      .values(lines.map((l, i) => ({ invoiceId: inv!.id, lineNumber: i + 1, carrierId: ids.auspost, consignmentNumber: l.con, customerId: l.customer, siteId: l.site, state: "allocated", totalCost: l.total })))
       .returning();
   };
   const audited = await invoice("INSIGHT-1", day(20), [
-    { con: "AUD1", customer: ids.acme, total: "11.00" },
+    { con: "AUD1", customer: ids.acme, site: ids.mel, total: "11.00" },
     { con: "AUD2", customer: ids.acme, total: "22.00" },
-    { con: "AUD3", customer: ids.testco, total: "33.00" },
+    { con: "AUD3", customer: ids.testco, site: ids.tst, total: "33.00" },
   ]);
   const rec = async (i: number, state: "reconciled" | "disputed", discrepancy: string, reasons: string[], note?: string) => {
     const [r] = await server.db.insert(reconciliations).values({ invoiceDetailId: audited[i]!.id, customerId: audited[i]!.customerId, carrierId: ids.auspost, state, discrepancyAmount: discrepancy, reasonCategories: reasons }).returning();
@@ -180,6 +180,25 @@ describe("the figures equal a direct query over the consignments", () => {
     const usd = await c.admin.json<Json>(`/api/insight?${period}&section=spend&currency=USD`);
     const [lax] = await q<{ sell: string }>(`select sum((rating_detail->>'total_sell')::numeric) as sell from consignments c where c.site_id = ${ids.lax} and c.state in ${COUNTED}`);
     expect(usd.body.headline.sell).toBe(Number(lax!.sell));
+  });
+
+  it("transit days per lane, and a lane filter's figures, from the rows kept per lane", async () => {
+    const direct = await q<{ lane: string; days: number; n: number }>(`
+      select sa.region || '-' || ra.region as lane, least(d.on - c.despatch_date, 10) as days, count(*)::int as n
+      from consignments c join addresses sa on sa.id = c.sender_address_id join addresses ra on ra.id = c.receiver_address_id
+      join (select consignment_id, min(event_date) filter (where event = 'delivered') as on from tracking_events group by 1) d on d.consignment_id = c.id
+      where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}' and d.on is not null group by 1, 2`);
+    const transit = chart((await c.admin.json<Json>(`/api/insight?${period}`)).body, "transit-days");
+    expect(transit.data.series.map((s: Json) => s.key).sort()).toEqual([...new Set(direct.map((r) => r.lane))].sort());
+    for (const row of direct) expect(valueOf(transit, row.days === 10 ? "10+ days" : row.days === 1 ? "1 day" : `${row.days} days`, row.lane)).toBe(row.n);
+    const lane = await c.admin.json<Json>(`/api/insight?${period}&lane=NSW-QLD&section=spend&currency=AUD`);
+    const [onLane] = await q<{ n: number; sell: string }>(`
+      select count(*)::int as n, sum((c.rating_detail->>'total_sell')::numeric)::text as sell
+      from consignments c join addresses sa on sa.id = c.sender_address_id join addresses ra on ra.id = c.receiver_address_id
+      where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}' and sa.region = 'NSW' and ra.region = 'QLD'`);
+    expect(onLane!.n).toBeGreaterThan(0);
+    expect(lane.body.headline.consignments).toBe(onLane!.n);
+    near(lane.body.headline.sell, onLane!.sell, 2);
   });
 
   it("recovered, disputed and discrepancy found per month, within each reader's lines", async () => {
@@ -294,11 +313,20 @@ describe("the rollup", () => {
         q<Json>(`select day::text, customer_id, site_id, carrier_id, service_id, mode, from_region, to_region, currency, transit_days, consignments, rated, sell::text, buy::text,
           charge_kg::text, delivered, with_eta, on_time, first_attempt, with_enquiry, with_emissions, kg_co2e::text, tonne_km::text
           from ${table} order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`);
-      return { daily: await rows("insight_daily"), monthly: await rows("insight_monthly") };
+      const brief = (table: string) =>
+        q<Json>(`select day::text, customer_id, site_id, carrier_id, service_id, mode, currency, consignments, rated, sell::text, buy::text,
+          charge_kg::text, delivered, with_eta, on_time, first_attempt, with_enquiry, with_emissions, kg_co2e::text, tonne_km::text
+          from ${table} order by 1, 2, 3, 4, 5, 6, 7`);
+      return { daily: await rows("insight_daily"), monthly: await rows("insight_monthly"), dailyBrief: await brief("insight_daily_brief"), monthlyBrief: await brief("insight_monthly_brief") };
     };
     const incremental = await snapshot();
     expect(incremental.monthly.length).toBeGreaterThan(0);
     expect(incremental.monthly.length).toBeLessThan(incremental.daily.length);
+    expect(incremental.dailyBrief.length).toBeLessThan(incremental.daily.length);
+    // the brief rows are the detailed ones without the lane
+    const consignments = (rows: Json[]) => rows.reduce((sum, r) => sum + Number(r.consignments), 0);
+    expect(consignments(incremental.dailyBrief)).toBe(consignments(incremental.daily));
+    expect(consignments(incremental.monthlyBrief)).toBe(consignments(incremental.daily));
     await rebuildInsight(server.db);
     expect(await snapshot()).toEqual(incremental);
     // a late delivered event (an in-transit consignment's) moves the delivered count through its own mark
@@ -312,20 +340,32 @@ describe("the rollup", () => {
   });
 
   it("keeps the audit's figures through its marks (a later credit, a note, a line moved, an invoice gone), equal to the payable list's own and to a rebuild", async () => {
-    const filters = (() => {
-      const r = parseInsightFilters(new URLSearchParams(`${period}&section=audit`), today);
+    const filtersOf = (extra: string) => {
+      const r = parseInsightFilters(new URLSearchParams(`${period}&section=audit${extra}`), today);
       if (!r.ok) throw new Error(r.message);
       return r.filters;
-    })();
+    };
     const within = sql`"invoices"."invoice_date" between ${FROM} and ${TO}`;
     const scopes: FinanceScope[] = [{ kind: "all" }, { kind: "customer", customerId: ids.acme }, { kind: "customer", customerId: ids.testco }];
-    // the rollup's figures are the payable list's, for every reader
+    // the rollup's figures are the payable list's, for every reader: the brief rows (per invoice,
+    // customer and carrier) without a filter or with a carrier, the detailed ones with a site
+    const views = [
+      { filters: filtersOf(""), lines: within },
+      { filters: filtersOf(`&carrier_id=${ids.auspost}`), lines: sql`${within} and d.carrier_id = ${ids.auspost}` },
+      { filters: filtersOf(`&site_id=${ids.mel}`), lines: sql`${within} and d.site_id = ${ids.mel}` },
+    ];
     const same = async () => {
       for (const scope of scopes) {
-        const rolled = await auditFromRollup(server.db, scope, filters);
-        expect(rolled.byMonth).toEqual(await carrierAudit(server.db, scope, within, { byMonth: true }));
-        expect(rolled.reasons).toEqual(await discrepancyReasons(server.db, scope, within));
+        for (const view of views) {
+          const rolled = await auditFromRollup(server.db, scope, view.filters);
+          expect(rolled.byMonth).toEqual(await carrierAudit(server.db, scope, view.lines, { byMonth: true }));
+          expect(rolled.reasons).toEqual(await discrepancyReasons(server.db, scope, view.lines));
+        }
       }
+      // (and the site's are some but not all of the staff's)
+      const [all, mel] = [await auditFromRollup(server.db, { kind: "all" }, views[0]!.filters), await auditFromRollup(server.db, { kind: "all" }, views[2]!.filters)];
+      expect(mel.byMonth.reduce((s, r) => s + r.lines, 0)).toBeGreaterThan(0);
+      expect(mel.byMonth.reduce((s, r) => s + r.lines, 0)).toBeLessThan(all.byMonth.reduce((s, r) => s + r.lines, 0));
     };
     const staffMonth = async (key: string) => valueOf(chart((await c.admin.json<Json>(`/api/insight?${period}&section=audit`)).body, "audit-money"), day(20).slice(0, 7), key);
     const matched = async () => (await q<{ n: number }>(`select sum(matched)::int as n from insight_audit`))[0]!.n;
@@ -369,7 +409,10 @@ describe("the rollup", () => {
     const snapshot = async () => ({
       audit: await q<Json>(`select invoice_id, day::text, customer_id, site_id, carrier_id, service_id, from_region, to_region, lines, matched,
         discrepancy_found::text, disputed::text, recovered::text, duplicates, duplicates_amount::text from insight_audit order by 1, 3, 4, 5, 6, 7, 8`),
-      reasons: await q<Json>(`select invoice_id, customer_id, reason, lines, amount::text from insight_audit_reasons order by 1, 2, 3`),
+      reasons: await q<Json>(`select invoice_id, customer_id, site_id, reason, lines, amount::text from insight_audit_reasons order by 1, 2, 3, 4`),
+      brief: await q<Json>(`select invoice_id, day::text, customer_id, carrier_id, lines, matched, discrepancy_found::text, disputed::text, recovered::text, duplicates,
+        duplicates_amount::text from insight_audit_brief order by 1, 3, 4`),
+      briefReasons: await q<Json>(`select invoice_id, customer_id, carrier_id, reason, lines, amount::text from insight_audit_reasons_brief order by 1, 2, 3, 4`),
     });
     const incremental = await snapshot();
     expect(incremental.audit.length).toBeGreaterThan(0);

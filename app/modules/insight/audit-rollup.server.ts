@@ -2,8 +2,10 @@
  * The audit tab's rollup (issue 33 item 4, docs/decisions/042, migration 0040): the invoice
  * audit's figures per payable carrier invoice, customer, site, carrier, service and lane, grouped
  * from the same lines and by the same measures as the payable list's (invoices/audit.server.ts),
- * so a year of a million lines is read as a few rows per invoice. Triggers append the invoices a
- * change touches to `insight_audit_dirty`; the insight refresher recomputes them with its slices.
+ * so a year of a million lines is read as a few rows per invoice; and per invoice, customer and
+ * carrier alone (the `_brief` tables, migration 0042) for a page with no site, service or lane
+ * filter. Triggers append the invoices a change touches to `insight_audit_dirty`; the insight
+ * refresher recomputes them with its slices.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
@@ -18,8 +20,12 @@ export const AUDIT_INVOICES_PER_TRANSACTION = 20;
 const KEY = sql.raw(`invoice_id, day, customer_id, site_id, carrier_id, service_id, from_region, to_region`);
 const LINE_KEY = sql.raw(`l.invoice_id, l.invoice_date, l.customer_id, l.site_id, l.carrier_id, l.service_id, l.from_region, l.to_region`);
 
-/** The rollup's rows of the invoices `where` picks (a condition on "invoices"), in both tables. */
-async function insertRows(tx: DbOrTx, where: SQL) {
+/**
+ * The rollup's rows of the invoices `where` picks (a condition on "invoices"), in both tables, and
+ * their brief rows (per invoice, customer and carrier: migration 0042) summed from them; `ids` is
+ * the same choice as a condition on the rollup's invoice_id.
+ */
+async function insertRows(tx: DbOrTx, where: SQL, ids: SQL) {
   await tx.execute(sql`
     insert into insight_audit (${KEY}, lines, matched, discrepancy_found, disputed, recovered, duplicates, duplicates_amount)
     with l as (${auditLinesSql(where)})
@@ -30,15 +36,24 @@ async function insertRows(tx: DbOrTx, where: SQL) {
     select ${LINE_KEY}, x.reason, count(*)::int, sum(l.discrepancy)
     from l cross join unnest(l.reasons) as x(reason) where ${CONTESTED}
     group by 1, 2, 3, 4, 5, 6, 7, 8, 9`);
+  await tx.execute(sql`
+    insert into insight_audit_brief (invoice_id, day, customer_id, carrier_id, lines, matched, discrepancy_found, disputed, recovered, duplicates, duplicates_amount)
+    select invoice_id, day, customer_id, carrier_id, sum(lines), sum(matched), sum(discrepancy_found), sum(disputed), sum(recovered), sum(duplicates), sum(duplicates_amount)
+    from insight_audit where ${ids} group by 1, 2, 3, 4`);
+  await tx.execute(sql`
+    insert into insight_audit_reasons_brief (invoice_id, day, customer_id, carrier_id, reason, lines, amount)
+    select invoice_id, day, customer_id, carrier_id, reason, sum(lines), sum(amount)
+    from insight_audit_reasons where ${ids} group by 1, 2, 3, 4, 5`);
 }
+
+const TABLES = ["insight_audit", "insight_audit_reasons", "insight_audit_brief", "insight_audit_reasons_brief"];
 
 /** Recomputes the given invoices: their rows replaced by what their lines say now (none for an invoice gone). */
 export async function recomputeAudit(tx: DbOrTx, invoiceIds: number[]) {
   if (!invoiceIds.length) return;
   const ids = sql`${`{${invoiceIds.join(",")}}`}::int[]`;
-  await tx.execute(sql`delete from insight_audit where invoice_id = any(${ids})`);
-  await tx.execute(sql`delete from insight_audit_reasons where invoice_id = any(${ids})`);
-  await insertRows(tx, sql`"invoices"."id" = any(${ids})`);
+  for (const table of TABLES) await tx.execute(sql`delete from ${sql.raw(table)} where invoice_id = any(${ids})`);
+  await insertRows(tx, sql`"invoices"."id" = any(${ids})`, sql`invoice_id = any(${ids})`);
 }
 
 /**
@@ -63,39 +78,44 @@ export async function refreshAuditMarks(tx: DbOrTx): Promise<number> {
 /** Every row again from the lines (rebuildInsight, under its lock), and the marks taken before it dropped. */
 export async function rebuildAudit(tx: DbOrTx) {
   const before = rowsOf<{ id: string | null }>(await tx.execute(sql`select max(id)::text as id from insight_audit_dirty`))[0]?.id;
-  await tx.execute(sql`delete from insight_audit`);
-  await tx.execute(sql`delete from insight_audit_reasons`);
-  await insertRows(tx, sql`true`);
+  for (const table of TABLES) await tx.execute(sql`delete from ${sql.raw(table)}`);
+  await insertRows(tx, sql`true`, sql`true`);
   if (before) await tx.execute(sql`delete from insight_audit_dirty where id <= ${before}`);
 }
 
-/** The rollup rows (alias r) of the reader's lines in the period under the filters; a site narrows them only when chosen (decision 022). */
-function auditRollupWhere(scope: FinanceScope, f: InsightFilters): SQL {
+/**
+ * The rollup rows (alias r) of the reader's lines in the period under the filters, as a FROM item
+ * of each table; a site narrows them only when chosen (decision 022). Without a site, service or
+ * lane filter, the brief rows (per invoice, customer and carrier), a hundredth as many.
+ */
+function auditRollupSource(scope: FinanceScope, f: InsightFilters): { figures: SQL; reasons: SQL } {
   const parts: SQL[] = [sql`r.day between ${f.from} and ${f.to}`];
   if (scope.kind === "customer") parts.push(sql`r.customer_id = ${scope.customerId}`);
-  if (f.siteId != null) parts.push(sql`r.site_id = ${f.siteId}`);
   if (f.carrierId != null) parts.push(sql`r.carrier_id = ${f.carrierId}`);
+  if (f.siteId != null) parts.push(sql`r.site_id = ${f.siteId}`);
   if (f.serviceId != null) parts.push(sql`r.service_id = ${f.serviceId}`);
   if (f.lane) parts.push(sql`r.from_region = ${f.lane.from} and r.to_region = ${f.lane.to}`);
-  return sql.join(parts, sql` and `);
+  const brief = f.siteId == null && f.serviceId == null && !f.lane ? "_brief" : "";
+  const where = sql.join(parts, sql` and `);
+  const from = (table: string) => sql`(select * from ${sql.raw(table + brief)} r where ${where}) r`;
+  return { figures: from("insight_audit"), reasons: from("insight_audit_reasons") };
 }
 
 /** The audit tab's figures from the rollup: per carrier and month of the invoice date, and the top reasons. */
 export async function auditFromRollup(db: DbOrTx, scope: FinanceScope, f: InsightFilters, limit = 8): Promise<{ byMonth: CarrierAudit[]; reasons: DiscrepancyReason[] }> {
-  const where = auditRollupWhere(scope, f);
+  const source = auditRollupSource(scope, f);
   const rows = rowsOf<AuditRow>(
     await db.execute(sql`
       select r.carrier_id, to_char(r.day, 'YYYY-MM') as month, ca.name as carrier_name,
         sum(r.lines)::int as lines, sum(r.matched)::int as matched, sum(r.discrepancy_found) as discrepancy_found, sum(r.disputed) as disputed,
         sum(r.recovered) as recovered, sum(r.duplicates)::int as duplicates, sum(r.duplicates_amount) as duplicates_amount
-      from insight_audit r left join carriers ca on ca.id = r.carrier_id
-      where ${where}
+      from ${source.figures} left join carriers ca on ca.id = r.carrier_id
       group by 1, 2, 3 order by 1, 2`),
   );
   const reasons = rowsOf<{ reason: string; lines: number; amount: string | number }>(
     await db.execute(sql`
-      select r.reason, sum(r.lines)::int as lines, sum(r.amount) as amount from insight_audit_reasons r
-      where ${where} group by 1 order by sum(r.amount) desc, 1 limit ${limit}`),
+      select r.reason, sum(r.lines)::int as lines, sum(r.amount) as amount from ${source.reasons}
+      group by 1 order by sum(r.amount) desc, 1 limit ${limit}`),
   );
   return { byMonth: rows.map(toCarrierAudit), reasons: reasons.map(toDiscrepancyReason) };
 }

@@ -2,9 +2,10 @@
  * The insight rollup (issue 33 item 4, docs/decisions/042): `insight_daily` holds, per day,
  * customer, site, carrier, service, mode, lane, currency and transit days, what the dashboards
  * read, so a page never scans the consignments; `insight_monthly` the same per month, so a year's
- * page reads twelve months of rows and the days of the months its period cuts. Triggers (migration 0037) append the (customer,
- * day) slices a change touches to `insight_dirty`; `refreshInsight` recomputes those slices, and
- * `rebuildInsight` all of them.
+ * page reads twelve months of rows and the days of the months its period cuts; the two `_brief`
+ * tables the same without the lane (migration 0042), for every read that needs none. Triggers
+ * (migration 0037) append the (customer, day) slices a change touches to `insight_dirty`;
+ * `refreshInsight` recomputes those slices, and `rebuildInsight` all of them.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/client.server";
@@ -66,44 +67,56 @@ function rollupSelect(where: SQL) {
     group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`;
 }
 
-const COLUMNS = sql.raw(
-  `day, customer_id, site_id, carrier_id, service_id, mode, from_region, to_region, currency, transit_days,
-   consignments, rated, sell, buy, charge_kg, delivered, with_eta, on_time, first_attempt, with_enquiry, with_emissions, kg_co2e, tonne_km`,
-);
+const MEASURES = ["consignments", "rated", "sell", "buy", "charge_kg", "delivered", "with_eta", "on_time", "first_attempt", "with_enquiry", "with_emissions", "kg_co2e", "tonne_km"];
+/** the detailed rows' key, and the brief rows' (no lane: migration 0042) */
+const KEY = ["day", "customer_id", "site_id", "carrier_id", "service_id", "mode", "from_region", "to_region", "currency", "transit_days"];
+const BRIEF_KEY = ["day", "customer_id", "site_id", "carrier_id", "service_id", "mode", "currency"];
+const COLUMNS = sql.raw([...KEY, ...MEASURES].join(", "));
+
+/**
+ * Rows of `into` summed from the rows of `from` that `where` picks (a condition on "d"), by `key`;
+ * by month when `monthly` (day becomes the month's first): the monthly rows from the daily, the
+ * brief from the detailed.
+ */
+async function sumInto(tx: DbOrTx, into: string, from: string, key: string[], where: SQL, monthly = false) {
+  const cols = key.map((k) => (k === "day" && monthly ? "date_trunc('month', d.day)::date" : `d.${k}`));
+  await tx.execute(sql`
+    insert into ${sql.raw(into)} (${sql.raw([...key, ...MEASURES].join(", "))})
+    select ${sql.raw([...cols, ...MEASURES.map((m) => `sum(d.${m})`)].join(", "))}
+    from ${sql.raw(from)} d where ${where}
+    group by ${sql.raw(cols.map((_, i) => i + 1).join(", "))}`);
+}
 
 interface Slice {
   customer_id: number;
   day: string;
 }
 
-/** Recomputes the given (customer, day) slices: their rows replaced by what the consignments say now. */
+/**
+ * Every rollup row but the detailed daily ones, summed from those: the brief daily rows of the days
+ * `day` picks, and the monthly rows, detailed and brief, of the months `months` lists as (customer,
+ * month's first day), or of every month when null.
+ */
+async function sumFromDaily(tx: DbOrTx, day: SQL, months: SQL | null) {
+  const month = months ? sql`(d.customer_id, date_trunc('month', d.day)::date) in (${months})` : sql`true`;
+  await sumInto(tx, "insight_daily_brief", "insight_daily", BRIEF_KEY, day);
+  await sumInto(tx, "insight_monthly", "insight_daily", KEY, month, true);
+  await sumInto(tx, "insight_monthly_brief", "insight_daily_brief", BRIEF_KEY, month, true);
+}
+
+/** Recomputes the given (customer, day) slices: their rows, and their months', replaced by what the consignments say now. */
 async function recompute(tx: DbOrTx, slices: Slice[]) {
   if (!slices.length) return;
   const customers = sql`${`{${slices.map((s) => s.customer_id).join(",")}}`}::int[]`;
   const days = sql`${`{${slices.map((s) => s.day).join(",")}}`}::date[]`;
-  await tx.execute(sql`
-    delete from insight_daily d using unnest(${customers}, ${days}) as k(customer_id, day)
-    where d.customer_id = k.customer_id and d.day = k.day`);
+  const day = sql`(d.customer_id, d.day) in (select * from unnest(${customers}, ${days}))`;
+  const months = sql`select distinct customer_id, date_trunc('month', day)::date from unnest(${customers}, ${days}) as k(customer_id, day)`;
+  for (const table of ["insight_daily", "insight_daily_brief"]) await tx.execute(sql`delete from ${sql.raw(table)} d where ${day}`);
+  for (const table of ["insight_monthly", "insight_monthly_brief"]) await tx.execute(sql`delete from ${sql.raw(table)} d where (d.customer_id, d.day) in (${months})`);
   await tx.execute(sql`
     insert into insight_daily (${COLUMNS})
     ${rollupSelect(sql`(c.customer_id, c.despatch_date) in (select * from unnest(${customers}, ${days}))`)}`);
-  // and the months those days are in, summed again from their daily rows
-  await tx.execute(sql`
-    delete from insight_monthly m using (select distinct customer_id, date_trunc('month', day)::date as month from unnest(${customers}, ${days}) as k(customer_id, day)) k
-    where m.customer_id = k.customer_id and m.day = k.month`);
-  await tx.execute(sql`
-    insert into insight_monthly (${COLUMNS})
-    ${monthlySelect(sql`(d.customer_id, date_trunc('month', d.day)::date) in (select distinct customer_id, date_trunc('month', day)::date from unnest(${customers}, ${days}) as k(customer_id, day))`)}`);
-}
-
-/** Monthly rows summed from the daily rows `where` picks (a condition on "d"). */
-function monthlySelect(where: SQL) {
-  return sql`
-    select date_trunc('month', d.day)::date, d.customer_id, d.site_id, d.carrier_id, d.service_id, d.mode, d.from_region, d.to_region, d.currency, d.transit_days,
-      sum(d.consignments), sum(d.rated), sum(d.sell), sum(d.buy), sum(d.charge_kg), sum(d.delivered), sum(d.with_eta), sum(d.on_time),
-      sum(d.first_attempt), sum(d.with_enquiry), sum(d.with_emissions), sum(d.kg_co2e), sum(d.tonne_km)
-    from insight_daily d where ${where}
-    group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`;
+  await sumFromDaily(tx, day, months);
 }
 
 export interface RefreshResult {
@@ -158,10 +171,9 @@ export async function rebuildInsight(db: Db): Promise<{ rows: number }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REFRESH_LOCK})`);
     const before = rowsOf<{ id: string | null }>(await tx.execute(sql`select max(id)::text as id from insight_dirty`))[0]?.id;
-    await tx.execute(sql`delete from insight_daily`);
+    for (const table of ["insight_daily", "insight_daily_brief", "insight_monthly", "insight_monthly_brief"]) await tx.execute(sql`delete from ${sql.raw(table)}`);
     await tx.execute(sql`insert into insight_daily (${COLUMNS}) ${rollupSelect(sql`true`)}`);
-    await tx.execute(sql`delete from insight_monthly`);
-    await tx.execute(sql`insert into insight_monthly (${COLUMNS}) ${monthlySelect(sql`true`)}`);
+    await sumFromDaily(tx, sql`true`, null);
     await rebuildAudit(tx);
     if (before) await tx.execute(sql`delete from insight_dirty where id <= ${before}`);
     const [row] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from insight_daily`));

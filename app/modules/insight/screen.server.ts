@@ -57,7 +57,7 @@ async function options(db: DbOrTx, user: CurrentUser, scope: Pick<InsightScope, 
       : await db
           .select({ id: carriers.id, name: carriers.name })
           .from(carriers)
-          .where(sql`exists (select 1 from insight_monthly m where m.customer_id = ${scope.customerId} and m.carrier_id = ${carriers.id})`)
+          .where(sql`exists (select 1 from insight_monthly_brief m where m.customer_id = ${scope.customerId} and m.carrier_id = ${carriers.id})`)
           .orderBy(asc(carriers.name));
   const serviceRows = carrierId == null ? [] : await db.select({ id: services.id, name: services.name }).from(services).where(eq(services.carrierId, carrierId)).orderBy(asc(services.name));
   return { customers, sites, carriers: carrierRows, services: serviceRows };
