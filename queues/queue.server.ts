@@ -23,6 +23,7 @@ import type { Renderer } from "../app/modules/printing/renderer.server";
 import type { JobQueue } from "../app/modules/jobs/queue";
 import { startDispatcher, type Dispatcher } from "../app/modules/webhooks/dispatcher.server";
 import { startInsightRefresher } from "../app/modules/insight/rollup.server";
+import { queueEmissionsBackfill } from "../app/modules/emissions/factors.server";
 import { JOBS, type JobName } from "./definitions";
 import { announceJob, listenForJobs } from "./wake.server";
 
@@ -255,6 +256,8 @@ export async function createQueue(deps: QueueDeps, options: SweepOptions = {}): 
           .finally(() => (sweeping = null));
       };
       sweep();
+      // an upgrade's consignments without an emissions figure (decision 041): computed once, by a job
+      await queueEmissionsBackfill(database.db, queue).catch((e: unknown) => console.error("[queue] emissions backfill not queued", errorText(e)));
       webhooks = startDispatcher(database.db, deps.mailer);
       insight = startInsightRefresher(database.db);
       sweeper = setInterval(sweep, (options.sweepSeconds ?? SWEEP_SECONDS) * 1000);

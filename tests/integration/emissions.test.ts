@@ -1,7 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carriers, consignmentEmissions, consignments, invoiceDetails, invoices, localities, services, users } from "../../db/schema";
-import { computeEmissions, DEFAULT_FACTORS, NO_FIGURE } from "../../app/modules/emissions/method";
+import { carriers, consignmentEmissions, consignments, invoiceDetails, invoices, jobs, localities, services, users } from "../../db/schema";
+import { computeEmissions, DEFAULT_FACTORS, NO_FIGURE, NOT_COMPUTED } from "../../app/modules/emissions/method";
+import { queueEmissionsBackfill, runRecompute } from "../../app/modules/emissions/factors.server";
+import { refreshEmissions } from "../../app/modules/emissions/emissions.server";
+import { rowsOf } from "../../app/utils/sql-rows";
 import { invoiceDocument } from "../../app/modules/invoicing/pdf.server";
 import { renderCustomerInvoiceHtml } from "../../print-templates/documents/CustomerInvoice";
 import type { TestServer } from "../support/server";
@@ -194,5 +197,55 @@ describe("emissions per consignment", () => {
     } finally {
       await server.db.update(localities).set(before).where(place);
     }
+  });
+
+  it("a recompute running while a save is open waits for it, and keeps the save's figure", async () => {
+    const figure = async () => (await server.db.select({ kg: consignmentEmissions.kgCo2e }).from(consignmentEmissions).where(eq(consignmentEmissions.consignmentId, consignment.id)))[0]!.kg;
+    const before = Number(await figure());
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let saved!: () => void;
+    const written = new Promise<void>((resolve) => (saved = resolve));
+    // a save: the charge weight doubled and its figure stored, not yet committed
+    const save = server.db.transaction(async (tx) => {
+      await tx.execute(sql`update consignments set rating_detail = jsonb_set(rating_detail, '{charge_weight}', to_jsonb((rating_detail->>'charge_weight')::numeric * 2)) where id = ${consignment.id}`);
+      await refreshEmissions(tx, [consignment.id]);
+      saved();
+      await held;
+    });
+    await written;
+    const recompute = runRecompute(server.db, { carrierId: northlineId }, async () => {});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await save;
+    await recompute;
+    expect(Number(await figure())).toBeCloseTo(before * 2, 1);
+    expect(Number(await figure())).toBe((await expected(consignment.id)).kg_co2e);
+  });
+
+  it("an upgrade's consignments with nothing stored are computed by one backfill, which the worker queues as it starts", async () => {
+    // as a consignment saved before migration 0035: no row at all
+    await server.db.delete(consignmentEmissions).where(eq(consignmentEmissions.consignmentId, consignment.id));
+    expect((await world.clients.despatcher.json<Json>(`/api/consignments/${consignment.id}`)).body.emissions_reason).toBe(NOT_COMPUTED);
+    const stored = async () => new Map((await server.db.select({ id: consignmentEmissions.consignmentId, at: consignmentEmissions.computedAt }).from(consignmentEmissions)).map((r) => [r.id, r.at.getTime()]));
+    const before = await stored();
+    expect(before.size).toBeGreaterThan(0);
+    const jobId = await queueEmissionsBackfill(server.db, server.queue);
+    expect(jobId).not.toBeNull();
+    // a second worker starting meanwhile queues none
+    expect(await queueEmissionsBackfill(server.db, server.queue)).toBeNull();
+    // a job of no user's (the worker queued it): read from its row
+    await support.workJob(world, jobId!, world.clients.admin);
+    const [job] = await server.db.select({ status: jobs.status, message: jobs.message }).from(jobs).where(eq(jobs.id, jobId!));
+    expect(job).toMatchObject({ status: "complete", message: expect.stringMatching(/^Recomputed the emissions of [1-9]\d* consignment\(s\)\.$/) });
+    const after = await world.clients.despatcher.json<Json>(`/api/consignments/${consignment.id}`);
+    expect(after.body.emissions).toMatchObject({ kg_co2e: (await expected(consignment.id)).kg_co2e, factor: DEFAULT_FACTORS.road.g_per_tkm });
+    // only the missing: every figure already stored is as it was
+    const now = await stored();
+    for (const [id, at] of before) expect(now.get(id)).toBe(at);
+    // and nothing is left to backfill
+    const [left] = rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from consignments c where not exists (select 1 from consignment_emissions e where e.consignment_id = c.id)`));
+    expect(left!.n).toBe(0);
+    expect(await queueEmissionsBackfill(server.db, server.queue)).toBeNull();
   });
 });

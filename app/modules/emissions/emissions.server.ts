@@ -115,12 +115,18 @@ export async function refreshEmissions(db: DbOrTx, ids: number[], now = new Date
   return rows.length;
 }
 
-/** Consignments carried by a carrier's services (every consignment when null), in id order after `afterId`. */
-export async function consignmentIdsAfter(db: DbOrTx, carrierId: number | null, afterId: number, limit: number): Promise<number[]> {
+/** Consignments carried by a carrier's services (every consignment when null; only those with nothing stored when `missing`), in id order after `afterId`. */
+export async function consignmentIdsAfter(db: DbOrTx, carrierId: number | null, afterId: number, limit: number, missing = false): Promise<number[]> {
   const rows = await db
     .select({ id: consignments.id })
     .from(consignments)
-    .where(and(sql`${consignments.id} > ${afterId}`, carrierId == null ? undefined : inArray(consignments.serviceId, db.select({ id: services.id }).from(services).where(eq(services.carrierId, carrierId)))))
+    .where(
+      and(
+        sql`${consignments.id} > ${afterId}`,
+        carrierId == null ? undefined : inArray(consignments.serviceId, db.select({ id: services.id }).from(services).where(eq(services.carrierId, carrierId))),
+        missing ? sql`not exists (select 1 from consignment_emissions e where e.consignment_id = ${consignments.id})` : undefined,
+      ),
+    )
     .orderBy(consignments.id)
     .limit(limit);
   return rows.map((r) => r.id);

@@ -3,7 +3,7 @@
  * it; saving it queues the recomputation of that carrier's consignments, in the same transaction,
  * so a factor never changes without its figures following.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.server";
 import { carriers, TRANSPORT_MODES, type CarrierEmissionFactors, type TransportMode } from "../../../db/schema";
@@ -11,11 +11,15 @@ import type { CurrentUser } from "../auth/current-user.server";
 import type { JobQueue } from "../jobs/queue";
 import { assertCarrierAdmin, parseFields } from "../carriers/access.server";
 import { AppError } from "../../utils/errors";
+import { rowsOf } from "../../utils/sql-rows";
 import { DEFAULT_FACTORS, factorFor } from "./method";
 import { consignmentIdsAfter, refreshEmissions } from "./emissions.server";
 
 export const RECOMPUTE_JOB = "emissions.recompute";
-export const recomputePayload = z.object({ carrierId: z.number().int().positive().nullable() });
+/** `missing`: only consignments with no figure or reason stored (the upgrade's backfill) */
+export const recomputePayload = z.object({ carrierId: z.number().int().positive().nullable(), missing: z.boolean().optional() });
+/** the backfill's job, one queued or running at a time */
+export const BACKFILL_KEY = "emissions:backfill";
 const BATCH = 500;
 
 /** Not a carrier's own factor: the whole default table stands. 100,000 g/tkm is far above any freight mode's. */
@@ -97,11 +101,34 @@ export async function runRecompute(db: Db, payload: z.infer<typeof recomputePayl
   let after = 0;
   let recomputed = 0;
   for (;;) {
-    const ids = await consignmentIdsAfter(db, payload.carrierId, after, BATCH);
+    const ids = await consignmentIdsAfter(db, payload.carrierId, after, BATCH, payload.missing);
     if (ids.length === 0) break;
-    recomputed += await db.transaction((tx) => refreshEmissions(tx, ids));
+    // the batch's consignments held against a save until the batch commits: read unlocked, a save
+    // committing between this read and the upsert below would have its new figure overwritten by
+    // one of the version before it (the save waits instead, or this waits for it and reads it)
+    recomputed += await db.transaction(async (tx) => {
+      await tx.execute(sql`select id from consignments where id = any(${`{${ids.join(",")}}`}::int[]) order by id for share`);
+      return refreshEmissions(tx, ids);
+    });
     after = ids[ids.length - 1]!;
     await progress(0, `Recomputed ${recomputed} consignment(s)...`);
   }
   return { recomputed };
+}
+
+/**
+ * An upgrade's backfill: consignments saved before figures were stored (migration 0035), or written
+ * by anything but a save, have no row and answer "Not computed yet". A worker calls this as it
+ * starts: when any consignment has none and no backfill is queued or running, it queues one for
+ * those consignments alone. Returns the job's id, or null when nothing was queued.
+ */
+export async function queueEmissionsBackfill(db: Db, queue: JobQueue): Promise<string | null> {
+  const [row] = rowsOf<{ missing: boolean; queued: boolean }>(
+    await db.execute(sql`
+      select exists (select 1 from consignments c where not exists (select 1 from consignment_emissions e where e.consignment_id = c.id)) as missing,
+        exists (select 1 from jobs j where j.name = ${RECOMPUTE_JOB} and j.singleton_key = ${BACKFILL_KEY} and j.status in ('queued', 'working')) as queued`),
+  );
+  if (!row?.missing || row.queued) return null;
+  const { jobId } = await queue.enqueue(RECOMPUTE_JOB, { carrierId: null, missing: true }, { singletonKey: BACKFILL_KEY });
+  return jobId;
 }
