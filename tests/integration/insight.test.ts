@@ -182,6 +182,21 @@ describe("the figures equal a direct query over the consignments", () => {
     expect(usd.body.headline.sell).toBe(Number(lax!.sell));
   });
 
+  it("a period ending within its month counts no later day of it: read through the month's end only when those days hold nothing", async () => {
+    // the tenth of last month: the days after it hold consignments (the fixtures run to a week ago)
+    const tenth = new Date(Date.parse(`${today.slice(0, 7)}-01T00:00:00Z`) - 86_400_000).toISOString().slice(0, 8) + "10";
+    const [later] = await q<{ n: number }>(`select count(*)::int as n from consignments c where c.state in ${COUNTED} and c.despatch_date > '${tenth}' and c.despatch_date < '${tenth}'::date + 21`);
+    expect(later!.n).toBeGreaterThan(0);
+    for (const to of [tenth, TO]) {
+      const res = await c.admin.json<Json>(`/api/insight?from=${FROM}&to=${to}&section=spend&currency=AUD`);
+      const [direct] = await q<{ n: number; sell: string }>(`
+        select count(*)::int as n, sum((c.rating_detail->>'total_sell')::numeric) filter (where c.site_id <> ${ids.lax})::text as sell from consignments c
+        where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${to}' and c.active and not c.is_quote`);
+      expect(res.body.headline.consignments).toBe(direct!.n);
+      near(res.body.headline.sell, direct!.sell, 2);
+    }
+  });
+
   it("transit days per lane, and a lane filter's figures, from the rows kept per lane", async () => {
     const direct = await q<{ lane: string; days: number; n: number }>(`
       select sa.region || '-' || ra.region as lane, least(d.on - c.despatch_date, 10) as days, count(*)::int as n

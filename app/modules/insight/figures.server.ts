@@ -12,7 +12,7 @@ import { REASON_LABELS } from "../reconciliation/list-schemas";
 import { heaviestKeys, type InsightChart, ratio, roundTo, series } from "./charts";
 import { CURRENCIES, monthsOf, type InsightFilters, type Section } from "./filters";
 import { auditFromRollup } from "./audit-rollup.server";
-import { rollupSource, type InsightScope } from "./scope.server";
+import { readablePeriod, rollupSource, type InsightScope } from "./scope.server";
 
 type Num = string | number | null;
 const n = (v: Num) => (v == null ? 0 : Number(v));
@@ -94,7 +94,8 @@ export interface InsightPage {
 }
 
 export async function insightFigures(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightPage> {
-  const cells = await cellsOf(db, rollupSource(scope, f));
+  const read = await readablePeriod(db, f);
+  const cells = await cellsOf(db, rollupSource(scope, read));
   // the currencies held, most consignments first; every count summed over all of them, money from the chosen one
   const held = [...groupBy(cells, (c) => c.currency)].map(([currency, rows]) => ({ currency, ...summed(rows) }));
   held.sort((a, b) => n(b.consignments) - n(a.consignments) || (a.currency < b.currency ? -1 : 1));
@@ -112,7 +113,7 @@ export async function insightFigures(db: DbOrTx, scope: InsightScope, f: Insight
   const base = { section: f.section, currency, currencies, headline, auditAllowed: scope.finance != null };
   switch (f.section) {
     case "performance":
-      return { ...base, charts: await performanceCharts(db, rollupSource(scope, f, true), cells) };
+      return { ...base, charts: await performanceCharts(db, rollupSource(scope, read, true), cells) };
     case "spend":
       return { ...base, charts: spendCharts(cells, scope, f, currency) };
     case "audit":

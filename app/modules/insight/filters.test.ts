@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterParams, monthsOf, parseInsightFilters, periodDays, wholeMonths } from "./filters";
+import { filterParams, monthEnd, monthsOf, parseInsightFilters, periodDays, wholeMonths } from "./filters";
 
 const parse = (q: string, today = "2026-11-28") => parseInsightFilters(new URLSearchParams(q), today);
 
@@ -39,6 +39,7 @@ describe("the insight filters", () => {
   });
 
   it("find the whole months inside a period, which the monthly rollup answers (the days outside them come from the daily one)", () => {
+    expect([monthEnd("2026-02-10"), monthEnd("2024-02-01"), monthEnd("2026-12-31")]).toEqual(["2026-02-28", "2024-02-29", "2026-12-31"]);
     expect(wholeMonths("2025-12-01", "2026-11-28")).toEqual({ first: "2025-12-01", lastStart: "2026-10-01", lastEnd: "2026-10-31" });
     expect(wholeMonths("2025-12-15", "2026-11-30")).toEqual({ first: "2026-01-01", lastStart: "2026-11-01", lastEnd: "2026-11-30" });
     expect(wholeMonths("2026-02-01", "2026-02-28")).toEqual({ first: "2026-02-01", lastStart: "2026-02-01", lastEnd: "2026-02-28" });

@@ -137,11 +137,14 @@ export function monthsOf(from: string, to: string): string[] {
   return months;
 }
 
+/** The last day of `iso`'s month. */
+export const monthEnd = (iso: string) => plusDays(monthStart(iso, -1), -1);
+
 /** The whole months inside a period: their first days (the first and the last month's), and the last month's last day; null when none. */
 export function wholeMonths(from: string, to: string): { first: string; lastStart: string; lastEnd: string } | null {
   const first = from.endsWith("-01") ? from : monthStart(from, -1);
   const endsMonth = plusDays(to, 1).endsWith("-01");
   const lastStart = endsMonth ? monthStart(to) : monthStart(to, 1);
   if (first > lastStart) return null;
-  return { first, lastStart, lastEnd: plusDays(monthStart(lastStart, -1), -1) };
+  return { first, lastStart, lastEnd: monthEnd(lastStart) };
 }

@@ -11,7 +11,8 @@ import type { CurrentUser } from "../auth/current-user.server";
 import { isAdmin } from "../auth/roles";
 import { canUseFinance, financeScope, type FinanceScope } from "../invoices/access";
 import { AppError } from "../../utils/errors";
-import { INSIGHT_MESSAGES, wholeMonths, type InsightFilters } from "./filters";
+import { INSIGHT_MESSAGES, monthEnd, wholeMonths, type InsightFilters } from "./filters";
+import { rowsOf } from "../../utils/sql-rows";
 
 export interface InsightScope {
   staff: boolean;
@@ -78,4 +79,18 @@ export function rollupSource(scope: InsightScope, f: InsightFilters, lanes = fal
     union all
     select * from ${daily} r where ((r.day >= ${f.from} and r.day < ${months.first}) or (r.day > ${months.lastEnd} and r.day <= ${f.to}))${filters}
   ) r`;
+}
+
+/**
+ * The period as the rollup may read it: one ending before its month does (today, in the default
+ * period) read through the month's end when no day after its end has any row, so the month in
+ * progress is one monthly row per key instead of a daily row per day (10,900 of a year's 18,800
+ * detailed rows, bench/insight.ts). The figures are the same: the days added hold nothing. A day
+ * after it with rows (a consignment despatched in the future) keeps the period as asked.
+ */
+export async function readablePeriod(db: DbOrTx, f: InsightFilters): Promise<InsightFilters> {
+  const end = monthEnd(f.to);
+  if (end === f.to) return f;
+  const [later] = rowsOf<{ any: boolean }>(await db.execute(sql`select exists (select 1 from insight_daily_brief where day > ${f.to} and day <= ${end}) as any`));
+  return later?.any ? f : { ...f, to: end };
 }
