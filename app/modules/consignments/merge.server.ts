@@ -148,6 +148,9 @@ export async function mergeConsignment(db: DbOrTx, user: CurrentUser, targetId: 
     const settings = await mergeSettings(tx, user.customer.id);
     const why = refusal(source, target, settings, (await mergedCounts(tx, [targetId])).get(targetId) ?? 0);
     if (why) throw new AppError("conflict", why, { base: [why] });
+    // both held in id order before either is written: the save below updates the target first, and
+    // an emissions recompute holding the lower id while waiting on the higher would deadlock with it
+    await tx.execute(sql`select id from consignments where id in (${targetId}, ${sourceId}) order by id for update`);
 
     // the target's printed labels stay and its new lines get theirs in the save; with
     // preserve_ssccs_during_merge the source's lines keep the SSCCs already printed on them

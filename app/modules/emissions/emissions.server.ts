@@ -50,7 +50,8 @@ async function inputsOf(db: DbOrTx, ids: number[]): Promise<InputRow[]> {
     left join addresses r on r.id = c.receiver_address_id
     ${placeOf("s")}
     ${placeOf("r")}
-    where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+    where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+    order by c.id`);
   return rowsOf<InputRow>(raw);
 }
 

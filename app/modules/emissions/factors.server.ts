@@ -12,12 +12,15 @@ import type { JobQueue } from "../jobs/queue";
 import { assertCarrierAdmin, parseFields } from "../carriers/access.server";
 import { AppError } from "../../utils/errors";
 import { rowsOf } from "../../utils/sql-rows";
+import { sqlState } from "../../utils/http.server";
 import { DEFAULT_FACTORS, factorFor } from "./method";
 import { consignmentIdsAfter, refreshEmissions } from "./emissions.server";
 
 export const RECOMPUTE_JOB = "emissions.recompute";
 /** `missing`: only consignments with no figure or reason stored (the upgrade's backfill) */
 export const recomputePayload = z.object({ carrierId: z.number().int().positive().nullable(), missing: z.boolean().optional() });
+/** PostgreSQL's deadlock_detected */
+const DEADLOCK = "40P01";
 /** the backfill's job, one queued or running at a time */
 export const BACKFILL_KEY = "emissions:backfill";
 const BATCH = 500;
@@ -93,9 +96,9 @@ export interface RecomputeResult {
 export const recomputeMessage = (r: RecomputeResult) => `Recomputed the emissions of ${r.recomputed} consignment(s).`;
 
 /**
- * The job: every consignment of the carrier (every consignment when null: a backfill), a batch per
- * transaction, each read with the factors in force when its batch runs. Idempotent: a second run
- * writes the same figures.
+ * The job: every consignment of the carrier (every consignment when null; with `missing`, only
+ * those with nothing stored: the backfill), a batch per transaction, each read with the factors in
+ * force when its batch runs. Idempotent: a second run writes the same figures.
  */
 export async function runRecompute(db: Db, payload: z.infer<typeof recomputePayload>, progress: (pct: number, message: string) => Promise<void>): Promise<RecomputeResult> {
   let after = 0;
@@ -105,11 +108,15 @@ export async function runRecompute(db: Db, payload: z.infer<typeof recomputePayl
     if (ids.length === 0) break;
     // the batch's consignments held against a save until the batch commits: read unlocked, a save
     // committing between this read and the upsert below would have its new figure overwritten by
-    // one of the version before it (the save waits instead, or this waits for it and reads it)
-    recomputed += await db.transaction(async (tx) => {
-      await tx.execute(sql`select id from consignments where id = any(${`{${ids.join(",")}}`}::int[]) order by id for share`);
-      return refreshEmissions(tx, ids);
-    });
+    // one of the version before it (the save waits instead, or this waits for it and reads it).
+    // Taken in id order, as saves and merges take theirs; a bulk update in another order (a
+    // carrier's codes renamed) can still deadlock with it, and the batch is then run again.
+    const batch = () =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`select id from consignments where id = any(${`{${ids.join(",")}}`}::int[]) order by id for share`);
+        return refreshEmissions(tx, ids);
+      });
+    recomputed += await batch().catch((e: unknown) => (sqlState(e) === DEADLOCK ? batch() : Promise.reject(e)));
     after = ids[ids.length - 1]!;
     await progress(0, `Recomputed ${recomputed} consignment(s)...`);
   }
