@@ -6,6 +6,10 @@
 -- transit-days chart and a lane filter need the lanes, and only a site, service or lane filter the
 -- audit's detail. Written beside the detailed rows by the same refresher transaction, summed from
 -- them (app/modules/insight/rollup.server.ts, audit-rollup.server.ts).
+-- First the refresher's lock (rollup.server.ts REFRESH_LOCK), so no refresh runs between the sums
+-- below and the detail they are taken from; taken before any table is, as a refresher holding it
+-- and then writing insight_monthly would otherwise deadlock with the index dropped at the end.
+SELECT pg_advisory_xact_lock(4033001);--> statement-breakpoint
 CREATE TABLE "insight_daily_brief" (
 	"day" date NOT NULL,
 	"customer_id" integer NOT NULL,
@@ -34,9 +38,9 @@ CREATE INDEX "insight_daily_brief_day_idx" ON "insight_daily_brief" USING btree 
 CREATE TABLE "insight_monthly_brief" (LIKE "insight_daily_brief");--> statement-breakpoint
 CREATE INDEX "insight_monthly_brief_customer_day_idx" ON "insight_monthly_brief" USING btree ("customer_id","day");--> statement-breakpoint
 CREATE INDEX "insight_monthly_brief_day_idx" ON "insight_monthly_brief" USING btree ("day");--> statement-breakpoint
--- the carriers a customer's reader is offered (0041) are probed here now, a smaller index
+-- the carriers a customer's reader is offered (0041) are probed here now, a smaller index (0041's
+-- on insight_monthly is dropped at the end)
 CREATE INDEX "insight_monthly_brief_customer_carrier_idx" ON "insight_monthly_brief" USING btree ("customer_id","carrier_id");--> statement-breakpoint
-DROP INDEX "insight_monthly_customer_carrier_idx";--> statement-breakpoint
 CREATE TABLE "insight_audit_brief" (
 	"invoice_id" integer NOT NULL,
 	"day" date NOT NULL,
@@ -67,9 +71,6 @@ CREATE TABLE "insight_audit_reasons_brief" (
 CREATE INDEX "insight_audit_reasons_brief_invoice_idx" ON "insight_audit_reasons_brief" USING btree ("invoice_id");--> statement-breakpoint
 CREATE INDEX "insight_audit_reasons_brief_customer_day_idx" ON "insight_audit_reasons_brief" USING btree ("customer_id","day");--> statement-breakpoint
 CREATE INDEX "insight_audit_reasons_brief_day_idx" ON "insight_audit_reasons_brief" USING btree ("day");--> statement-breakpoint
--- filled from the detailed rows under the refresher's lock (rollup.server.ts REFRESH_LOCK), so no
--- refresh runs between the sums and the detail they are taken from
-SELECT pg_advisory_xact_lock(4033001);--> statement-breakpoint
 INSERT INTO "insight_daily_brief"
 SELECT day, customer_id, site_id, carrier_id, service_id, mode, currency,
   sum(consignments), sum(rated), sum(sell), sum(buy), sum(charge_kg), sum(delivered), sum(with_eta), sum(on_time),
@@ -85,4 +86,5 @@ SELECT invoice_id, day, customer_id, carrier_id, sum(lines), sum(matched), sum(d
 FROM "insight_audit" GROUP BY 1, 2, 3, 4;--> statement-breakpoint
 INSERT INTO "insight_audit_reasons_brief"
 SELECT invoice_id, day, customer_id, carrier_id, reason, sum(lines), sum(amount)
-FROM "insight_audit_reasons" GROUP BY 1, 2, 3, 4, 5;
+FROM "insight_audit_reasons" GROUP BY 1, 2, 3, 4, 5;--> statement-breakpoint
+DROP INDEX "insight_monthly_customer_carrier_idx";

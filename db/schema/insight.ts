@@ -58,7 +58,8 @@ export const insightMonthly = pgTable("insight_monthly", rollupColumns(), (t) =>
 
 /**
  * The same without the lane (migration 0042): summed from the detailed rows of the same slice in the
- * same transaction, read by every page without a lane filter (about a twentieth of the rows).
+ * same transaction, read by every read that needs no lane (all but the transit-days chart and a
+ * lane filter's): about a twentieth of the rows.
  */
 export const insightDailyBrief = pgTable("insight_daily_brief", { ...briefKey(), ...measures() }, (t) => [
   index("insight_daily_brief_customer_day_idx").on(t.customerId, t.day),

@@ -11,6 +11,7 @@ import { seedDemo } from "../../db/seed/demo";
 import { todayIn } from "../../app/modules/calendar/site-time";
 import { rebuildInsight, refreshInsight } from "../../app/modules/insight/rollup.server";
 import { auditFromRollup } from "../../app/modules/insight/audit-rollup.server";
+import { readablePeriod } from "../../app/modules/insight/scope.server";
 import { parseInsightFilters } from "../../app/modules/insight/filters";
 import { carrierAudit, discrepancyReasons } from "../../app/modules/invoices/audit.server";
 import type { FinanceScope } from "../../app/modules/invoices/access";
@@ -187,6 +188,32 @@ describe("the figures equal a direct query over the consignments", () => {
     const tenth = new Date(Date.parse(`${today.slice(0, 7)}-01T00:00:00Z`) - 86_400_000).toISOString().slice(0, 8) + "10";
     const [later] = await q<{ n: number }>(`select count(*)::int as n from consignments c where c.state in ${COUNTED} and c.despatch_date > '${tenth}' and c.despatch_date < '${tenth}'::date + 21`);
     expect(later!.n).toBeGreaterThan(0);
+    // five months back, where the fixtures have nothing: a period to its tenth reads through the
+    // month's end, until a day after the tenth holds a row the reader's figures count
+    const month = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)) - 6, 1)).toISOString().slice(0, 8);
+    const [first, tenthOf, twentieth, end] = [`${month}01`, `${month}10`, `${month}20`, new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10)];
+    const filtersTo = (to: string) => {
+      const r = parseInsightFilters(new URLSearchParams(`from=${first}&to=${to}`), today);
+      if (!r.ok) throw new Error(r.message);
+      return r.filters;
+    };
+    const staff = { staff: true, customerId: null, siteIds: null, finance: null, seesBuy: true };
+    const acme = { staff: false, customerId: ids.acme, siteIds: [ids.mel], finance: null, seesBuy: false };
+    expect((await readablePeriod(server.db, staff, filtersTo(tenthOf))).to).toBe(end);
+    await server.db.execute(sql`
+      insert into consignments (customer_id, site_id, state, despatch_date, service_id, sender_address_id, receiver_address_id, rating_detail, consignment_number)
+      select customer_id, site_id, 'delivered', ${twentieth}::date, service_id, sender_address_id, receiver_address_id, rating_detail, 'LATER1' from consignments where consignment_number = 'INT1'`);
+    await refreshed();
+    try {
+      expect((await readablePeriod(server.db, staff, filtersTo(tenthOf))).to).toBe(tenthOf);
+      // TESTCO's row is not ACME's reader's: theirs still reads through
+      expect((await readablePeriod(server.db, acme, filtersTo(tenthOf))).to).toBe(end);
+      expect((await c.admin.json<Json>(`/api/insight?from=${first}&to=${tenthOf}`)).body.headline.consignments).toBe(0);
+      expect((await c.admin.json<Json>(`/api/insight?from=${first}&to=${twentieth}`)).body.headline.consignments).toBe(1);
+    } finally {
+      await server.db.execute(sql`delete from consignments where consignment_number = 'LATER1'`);
+      await refreshed();
+    }
     for (const to of [tenth, TO]) {
       const res = await c.admin.json<Json>(`/api/insight?from=${FROM}&to=${to}&section=spend&currency=AUD`);
       const [direct] = await q<{ n: number; sell: string }>(`

@@ -94,7 +94,7 @@ export interface InsightPage {
 }
 
 export async function insightFigures(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightPage> {
-  const read = await readablePeriod(db, f);
+  const read = await readablePeriod(db, scope, f);
   const cells = await cellsOf(db, rollupSource(scope, read));
   // the currencies held, most consignments first; every count summed over all of them, money from the chosen one
   const held = [...groupBy(cells, (c) => c.currency)].map(([currency, rows]) => ({ currency, ...summed(rows) }));

@@ -52,6 +52,17 @@ export async function insightScope(db: DbOrTx, user: CurrentUser, f: InsightFilt
   return { staff, customerId, siteIds, finance: finance && customerId != null && finance.kind === "all" ? { kind: "customer", customerId } : finance, seesBuy: staff };
 }
 
+/** The reader's scope and filters on rollup rows (alias r), as " and …" (nothing when none). */
+function rollupFilters(scope: InsightScope, f: InsightFilters): SQL {
+  const parts: SQL[] = [];
+  if (scope.customerId != null) parts.push(sql`r.customer_id = ${scope.customerId}`);
+  if (scope.siteIds) parts.push(scope.siteIds.length ? sql`r.site_id in (${sql.join(scope.siteIds.map((s) => sql`${s}`), sql`, `)})` : sql`false`);
+  if (f.carrierId != null) parts.push(sql`r.carrier_id = ${f.carrierId}`);
+  if (f.serviceId != null) parts.push(sql`r.service_id = ${f.serviceId}`);
+  if (f.lane) parts.push(sql`r.from_region = ${f.lane.from} and r.to_region = ${f.lane.to}`);
+  return parts.length ? sql` and ${sql.join(parts, sql` and `)}` : sql``;
+}
+
 /**
  * The rollup rows (alias r) a scope and its filters pick, as a FROM item: the monthly rows of the
  * period's whole months and the daily rows of the days outside them, each under the same filters
@@ -63,13 +74,7 @@ export async function insightScope(db: DbOrTx, user: CurrentUser, f: InsightFilt
  * unless the read needs the lane (`lanes`) or the filters name one.
  */
 export function rollupSource(scope: InsightScope, f: InsightFilters, lanes = false): SQL {
-  const parts: SQL[] = [];
-  if (scope.customerId != null) parts.push(sql`r.customer_id = ${scope.customerId}`);
-  if (scope.siteIds) parts.push(scope.siteIds.length ? sql`r.site_id in (${sql.join(scope.siteIds.map((s) => sql`${s}`), sql`, `)})` : sql`false`);
-  if (f.carrierId != null) parts.push(sql`r.carrier_id = ${f.carrierId}`);
-  if (f.serviceId != null) parts.push(sql`r.service_id = ${f.serviceId}`);
-  if (f.lane) parts.push(sql`r.from_region = ${f.lane.from} and r.to_region = ${f.lane.to}`);
-  const filters = parts.length ? sql` and ${sql.join(parts, sql` and `)}` : sql``;
+  const filters = rollupFilters(scope, f);
   const brief = lanes || f.lane ? "" : "_brief";
   const daily = sql.raw(`insight_daily${brief}`);
   const months = wholeMonths(f.from, f.to);
@@ -82,15 +87,20 @@ export function rollupSource(scope: InsightScope, f: InsightFilters, lanes = fal
 }
 
 /**
- * The period as the rollup may read it: one ending before its month does (today, in the default
- * period) read through the month's end when no day after its end has any row, so the month in
- * progress is one monthly row per key instead of a daily row per day (10,900 of a year's 18,800
- * detailed rows, bench/insight.ts). The figures are the same: the days added hold nothing. A day
- * after it with rows (a consignment despatched in the future) keeps the period as asked.
+ * The period as the rollup may read it for this reader: one ending before its month does (today,
+ * in the default period) read through the month's end when no day after its end has a row the
+ * reader's figures would count, so the month in progress is one monthly row per key instead of a
+ * daily row per day (10,900 of a year's 18,800 detailed rows, bench/insight.ts). The figures are
+ * the same: the days added hold nothing of the reader's. A day after it with such rows (a
+ * consignment despatched in the future) keeps the period as asked. (A refresh committing between
+ * this probe and the read is seen by the read as by any page read a moment later.)
  */
-export async function readablePeriod(db: DbOrTx, f: InsightFilters): Promise<InsightFilters> {
+export async function readablePeriod(db: DbOrTx, scope: InsightScope, f: InsightFilters): Promise<InsightFilters> {
   const end = monthEnd(f.to);
   if (end === f.to) return f;
-  const [later] = rowsOf<{ any: boolean }>(await db.execute(sql`select exists (select 1 from insight_daily_brief where day > ${f.to} and day <= ${end}) as any`));
+  const daily = sql.raw(f.lane ? "insight_daily" : "insight_daily_brief");
+  const [later] = rowsOf<{ any: boolean }>(
+    await db.execute(sql`select exists (select 1 from ${daily} r where r.day > ${f.to} and r.day <= ${end}${rollupFilters(scope, f)}) as any`),
+  );
   return later?.any ? f : { ...f, to: end };
 }
