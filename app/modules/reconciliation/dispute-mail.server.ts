@@ -9,6 +9,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { rowsOf } from "../../utils/sql-rows";
+import { groupBy } from "../../utils/group-by";
 import type { Mailer } from "../mail/mailer.server";
 
 export interface DisputeMailOutcome {
@@ -91,12 +92,13 @@ export function evidenceText(e: Evidence, note: string): string {
 /** Sends the disputes of `ids`, one e-mail per support address. */
 export async function sendDisputeMails(db: DbOrTx, mailer: Mailer, ids: number[], note: string): Promise<DisputeMailOutcome> {
   const evidence = await evidenceOf(db, ids);
-  const byAddress = new Map<string, Evidence[]>();
   const outcome: DisputeMailOutcome = { sent: [], not_emailed: [] };
-  for (const e of evidence) {
-    if (!e.to) outcome.not_emailed.push(Number(e.id));
-    else byAddress.set(e.to.toLowerCase(), [...(byAddress.get(e.to.toLowerCase()) ?? []), e]);
-  }
+  for (const e of evidence) if (!e.to) outcome.not_emailed.push(Number(e.id));
+  // (a copy of the address's list per line was quadratic: a dispute of thousands of one carrier's lines)
+  const byAddress = groupBy(
+    evidence.filter((e) => e.to),
+    (e) => e.to!.toLowerCase(),
+  );
   for (const [to, lines] of byAddress) {
     const carrier = lines[0]!.carrier_name ?? "carrier";
     const numbers = [...new Set(lines.map((l) => l.invoice_number).filter(Boolean))].join(", ");

@@ -15,6 +15,7 @@ import { allocateInput, allocatePayload, invoiceTargets } from "../allocation/al
 import { assertWriter } from "../allocation/rules.server";
 import { compare, thresholdsOf, type InvoiceLineFacts } from "./compare";
 import { rerateDecision, rerateStatus } from "./rerate";
+import { groupBy } from "../../utils/group-by";
 
 /** Lines past allocation that carry a customer: what can be compared with a consignment. */
 const RECONCILABLE_LINE_STATES = ["allocated", "exported"] as const;
@@ -93,15 +94,10 @@ export async function reconcileLines(
       .select({ detailId: invoiceCosts.invoiceDetailId, category: invoiceCosts.category, amount: invoiceCosts.amount })
       .from(invoiceCosts)
       .where(inArray(invoiceCosts.invoiceDetailId, part.map((l) => l.id)));
-    const costsOf = new Map<number, Array<{ category: string; amount: string }>>();
-    for (const c of costs) {
-      const list = costsOf.get(c.detailId);
-      if (list) list.push({ category: c.category, amount: c.amount });
-      else costsOf.set(c.detailId, [{ category: c.category, amount: c.amount }]);
-    }
+    const costsOf = groupBy(costs, (c) => c.detailId);
     const rows = part.map((l) => {
       const facts: InvoiceLineFacts = {
-        costs: costsOf.get(l.id) ?? [],
+        costs: (costsOf.get(l.id) ?? []).map((c) => ({ category: c.category, amount: c.amount })),
         total_cost: l.totalCost,
         charge_weight: l.chargeWeight,
         from_zone: l.fromZone,
