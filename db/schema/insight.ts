@@ -72,6 +72,26 @@ export const insightMonthlyBrief = pgTable("insight_monthly_brief", { ...briefKe
   index("insight_monthly_brief_customer_carrier_idx").on(t.customerId, t.carrierId),
 ]);
 
+/**
+ * Delivered consignments per day (month), customer, site, lane and transit days alone (migration
+ * 0042): the transit-days chart without a carrier or service filter reads these.
+ */
+const transitColumns = () => {
+  const { day, customerId, siteId } = briefKey();
+  const { fromRegion, toRegion, transitDays } = laneKey();
+  return { day, customerId, siteId, fromRegion, toRegion, transitDays, delivered: integer("delivered").notNull() };
+};
+
+export const insightDailyTransit = pgTable("insight_daily_transit", transitColumns(), (t) => [
+  index("insight_daily_transit_customer_day_idx").on(t.customerId, t.day),
+  index("insight_daily_transit_day_idx").on(t.day),
+]);
+
+export const insightMonthlyTransit = pgTable("insight_monthly_transit", transitColumns(), (t) => [
+  index("insight_monthly_transit_customer_day_idx").on(t.customerId, t.day),
+  index("insight_monthly_transit_day_idx").on(t.day),
+]);
+
 /** (customer, day) slices whose rollup rows are out of date: appended by triggers, taken by the refresher. */
 export const insightDirty = pgTable("insight_dirty", {
   id: bigserial("id", { mode: "number" }).primaryKey(),

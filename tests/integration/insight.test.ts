@@ -178,6 +178,19 @@ describe("the figures equal a direct query over the consignments", () => {
       near(valueOf(perKg, row.name, "per_kg"), row.per_kg, 2);
       near(valueOf(perCon, row.name, "per_consignment"), row.per_con, 2);
     }
+    // sell, buy and margin by service: staff only see buy and margin
+    const bySell = await q<{ name: string; sell: string; buy: string }>(`
+      select ca.name || ' · ' || s.name as name, sum((c.rating_detail->>'total_sell')::numeric)::text as sell, sum((c.rating_detail->>'total_buy')::numeric)::text as buy
+      from consignments c join services s on s.id = c.service_id join carriers ca on ca.id = s.carrier_id
+      where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}' and c.site_id <> ${ids.lax}
+      group by 1`);
+    const perService = chart(res.body, "spend-service");
+    expect(perService.data.series.map((s: Json) => s.key)).toEqual(["sell", "buy", "margin"]);
+    for (const row of bySell) {
+      near(valueOf(perService, row.name, "sell"), row.sell, 2);
+      near(valueOf(perService, row.name, "buy"), row.buy, 2);
+      near(valueOf(perService, row.name, "margin"), String(Number(row.sell) - Number(row.buy)), 2);
+    }
     const usd = await c.admin.json<Json>(`/api/insight?${period}&section=spend&currency=USD`);
     const [lax] = await q<{ sell: string }>(`select sum((rating_detail->>'total_sell')::numeric) as sell from consignments c where c.site_id = ${ids.lax} and c.state in ${COUNTED}`);
     expect(usd.body.headline.sell).toBe(Number(lax!.sell));
@@ -230,9 +243,20 @@ describe("the figures equal a direct query over the consignments", () => {
       from consignments c join addresses sa on sa.id = c.sender_address_id join addresses ra on ra.id = c.receiver_address_id
       join (select consignment_id, min(event_date) filter (where event = 'delivered') as on from tracking_events group by 1) d on d.consignment_id = c.id
       where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}' and d.on is not null group by 1, 2`);
+    const label = (days: number) => (days === 10 ? "10+ days" : days === 1 ? "1 day" : `${days} days`);
     const transit = chart((await c.admin.json<Json>(`/api/insight?${period}`)).body, "transit-days");
     expect(transit.data.series.map((s: Json) => s.key).sort()).toEqual([...new Set(direct.map((r) => r.lane))].sort());
-    for (const row of direct) expect(valueOf(transit, row.days === 10 ? "10+ days" : row.days === 1 ? "1 day" : `${row.days} days`, row.lane)).toBe(row.n);
+    for (const row of direct) expect(valueOf(transit, label(row.days), row.lane)).toBe(row.n);
+    // with a carrier named, from the detailed rows (the transit rows hold no carrier)
+    const carrierDirect = await q<{ lane: string; days: number; n: number }>(`
+      select sa.region || '-' || ra.region as lane, least(d.on - c.despatch_date, 10) as days, count(*)::int as n
+      from consignments c join services s on s.id = c.service_id join addresses sa on sa.id = c.sender_address_id join addresses ra on ra.id = c.receiver_address_id
+      join (select consignment_id, min(event_date) filter (where event = 'delivered') as on from tracking_events group by 1) d on d.consignment_id = c.id
+      where c.state in ${COUNTED} and c.despatch_date between '${FROM}' and '${TO}' and d.on is not null and s.carrier_id = ${ids.auspost} group by 1, 2`);
+    const byCarrier = chart((await c.admin.json<Json>(`/api/insight?${period}&carrier_id=${ids.auspost}`)).body, "transit-days");
+    expect(carrierDirect.length).toBeGreaterThan(0);
+    expect(carrierDirect.reduce((sum, r) => sum + r.n, 0)).toBeLessThan(direct.reduce((sum, r) => sum + r.n, 0));
+    for (const row of carrierDirect) expect(valueOf(byCarrier, label(row.days), row.lane)).toBe(row.n);
     const lane = await c.admin.json<Json>(`/api/insight?${period}&lane=NSW-QLD&section=spend&currency=AUD`);
     const [onLane] = await q<{ n: number; sell: string }>(`
       select count(*)::int as n, sum((c.rating_detail->>'total_sell')::numeric)::text as sell
@@ -271,6 +295,7 @@ describe("each reader sees their own", () => {
     const acme = { n: await count(`c.customer_id = ${ids.acme}`) };
     expect(acme.n).toBeGreaterThan(own.body.headline.consignments);
     expect(chart(own.body, "spend-month").data.series.map((s: Json) => s.key)).toEqual(["sell"]);
+    expect(chart(own.body, "spend-service").data.series.map((s: Json) => s.key)).toEqual(["sell"]);
     const staff = await c.admin.json<Json>(`/api/insight?${period}&section=spend&customer_id=${ids.acme}`);
     expect(staff.body.headline.consignments).toBe(acme.n);
     expect(chart(staff.body, "spend-month").data.series.map((s: Json) => s.key)).toEqual(["sell", "buy", "margin"]);
@@ -359,7 +384,15 @@ describe("the rollup", () => {
         q<Json>(`select day::text, customer_id, site_id, carrier_id, service_id, mode, currency, consignments, rated, sell::text, buy::text,
           charge_kg::text, delivered, with_eta, on_time, first_attempt, with_enquiry, with_emissions, kg_co2e::text, tonne_km::text
           from ${table} order by 1, 2, 3, 4, 5, 6, 7`);
-      return { daily: await rows("insight_daily"), monthly: await rows("insight_monthly"), dailyBrief: await brief("insight_daily_brief"), monthlyBrief: await brief("insight_monthly_brief") };
+      const transit = (table: string) => q<Json>(`select day::text, customer_id, site_id, from_region, to_region, transit_days, delivered from ${table} order by 1, 2, 3, 4, 5, 6`);
+      return {
+        daily: await rows("insight_daily"),
+        monthly: await rows("insight_monthly"),
+        dailyBrief: await brief("insight_daily_brief"),
+        monthlyBrief: await brief("insight_monthly_brief"),
+        dailyTransit: await transit("insight_daily_transit"),
+        monthlyTransit: await transit("insight_monthly_transit"),
+      };
     };
     const incremental = await snapshot();
     expect(incremental.monthly.length).toBeGreaterThan(0);
@@ -369,6 +402,9 @@ describe("the rollup", () => {
     const consignments = (rows: Json[]) => rows.reduce((sum, r) => sum + Number(r.consignments), 0);
     expect(consignments(incremental.dailyBrief)).toBe(consignments(incremental.daily));
     expect(consignments(incremental.monthlyBrief)).toBe(consignments(incremental.daily));
+    const deliveredIn = (rows: Json[]) => rows.reduce((sum, r) => sum + Number(r.delivered), 0);
+    expect(incremental.dailyTransit.length).toBeGreaterThan(0);
+    expect(deliveredIn(incremental.monthlyTransit)).toBe(deliveredIn(incremental.daily));
     await rebuildInsight(server.db);
     expect(await snapshot()).toEqual(incremental);
     // a late delivered event (an in-transit consignment's) moves the delivered count through its own mark

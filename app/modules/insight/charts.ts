@@ -11,6 +11,7 @@ export const CHART_SECTIONS: Record<string, Section> = {
   "transit-days": "performance",
   "spend-month": "spend",
   "spend-carrier": "spend",
+  "spend-service": "spend",
   "cost-per-consignment": "spend",
   "cost-per-kg": "spend",
   "audit-money": "audit",

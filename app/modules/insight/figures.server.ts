@@ -113,7 +113,7 @@ export async function insightFigures(db: DbOrTx, scope: InsightScope, f: Insight
   const base = { section: f.section, currency, currencies, headline, auditAllowed: scope.finance != null };
   switch (f.section) {
     case "performance":
-      return { ...base, charts: await performanceCharts(db, rollupSource(scope, read, true), cells) };
+      return { ...base, charts: await performanceCharts(db, rollupSource(scope, read, "transit"), cells) };
     case "spend":
       return { ...base, charts: spendCharts(cells, scope, f, currency) };
     case "audit":
@@ -218,6 +218,16 @@ function spendCharts(cells: Cell[], scope: InsightScope, f: InsightFilters, curr
       description: `The period's charges per carrier, excluding GST, in ${currency}.`,
       kind: "bar",
       data: { ...money, categories: carriers.map((c) => c.name), series: [series("sell", "Sell", carriers.map((c) => roundTo(n(c.sell), 2))), ...buySeries(carriers)] },
+    },
+    {
+      id: "spend-service",
+      category: "Service",
+      title: `Freight spend by service (${currency})`,
+      description: scope.seesBuy
+        ? `The period's charges (sell), the carriers' (buy) and the margin for the twelve services charged most, excluding GST, in ${currency}.`
+        : `The period's charges for the twelve services charged most, excluding GST, in ${currency}.`,
+      kind: "bar",
+      data: { ...money, categories: services.map((s) => serviceName(s)), series: [series("sell", "Sell", services.map((s) => roundTo(n(s.sell), 2))), ...buySeries(services)] },
     },
     {
       id: "cost-per-consignment",

@@ -3,7 +3,9 @@
  * customer, site, carrier, service, mode, lane, currency and transit days, what the dashboards
  * read, so a page never scans the consignments; `insight_monthly` the same per month, so a year's
  * page reads twelve months of rows and the days of the months its period cuts; the two `_brief`
- * tables the same without the lane (migration 0042), for every read that needs none. Triggers
+ * tables the same without the lane (migration 0042), for every read that needs none, and the two
+ * `_transit` tables delivered consignments per lane and transit days alone, for the transit-days
+ * chart without a carrier or service filter. Triggers
  * (migration 0037) append the (customer, day) slices a change touches to `insight_dirty`;
  * `refreshInsight` recomputes those slices, and `rebuildInsight` all of them.
  */
@@ -71,6 +73,9 @@ const MEASURES = ["consignments", "rated", "sell", "buy", "charge_kg", "delivere
 /** the detailed rows' key, and the brief rows' (no lane: migration 0042) */
 const KEY = ["day", "customer_id", "site_id", "carrier_id", "service_id", "mode", "from_region", "to_region", "currency", "transit_days"];
 const BRIEF_KEY = ["day", "customer_id", "site_id", "carrier_id", "service_id", "mode", "currency"];
+/** the transit-days rows' key and measure (delivered per lane and transit days, for the chart without a carrier or service filter) */
+const TRANSIT_KEY = ["day", "customer_id", "site_id", "from_region", "to_region", "transit_days"];
+const TRANSIT_MEASURES = ["delivered"];
 const COLUMNS = sql.raw([...KEY, ...MEASURES].join(", "));
 
 /**
@@ -78,11 +83,11 @@ const COLUMNS = sql.raw([...KEY, ...MEASURES].join(", "));
  * by month when `monthly` (day becomes the month's first): the monthly rows from the daily, the
  * brief from the detailed.
  */
-async function sumInto(tx: DbOrTx, into: string, from: string, key: string[], where: SQL, monthly = false) {
+async function sumInto(tx: DbOrTx, into: string, from: string, key: string[], where: SQL, monthly = false, measures = MEASURES) {
   const cols = key.map((k) => (k === "day" && monthly ? "date_trunc('month', d.day)::date" : `d.${k}`));
   await tx.execute(sql`
-    insert into ${sql.raw(into)} (${sql.raw([...key, ...MEASURES].join(", "))})
-    select ${sql.raw([...cols, ...MEASURES.map((m) => `sum(d.${m})`)].join(", "))}
+    insert into ${sql.raw(into)} (${sql.raw([...key, ...measures].join(", "))})
+    select ${sql.raw([...cols, ...measures.map((m) => `sum(d.${m})`)].join(", "))}
     from ${sql.raw(from)} d where ${where}
     group by ${sql.raw(cols.map((_, i) => i + 1).join(", "))}`);
 }
@@ -93,16 +98,21 @@ interface Slice {
 }
 
 /**
- * Every rollup row but the detailed daily ones, summed from those: the brief daily rows of the days
- * `day` picks, and the monthly rows, detailed and brief, of the months `months` lists as (customer,
- * month's first day), or of every month when null.
+ * Every rollup row but the detailed daily ones, summed from those: the brief and transit daily rows
+ * of the days `day` picks, and the monthly rows, detailed, brief and transit, of the months `months`
+ * lists as (customer, month's first day), or of every month when null.
  */
 async function sumFromDaily(tx: DbOrTx, day: SQL, months: SQL | null) {
   const month = months ? sql`(d.customer_id, date_trunc('month', d.day)::date) in (${months})` : sql`true`;
   await sumInto(tx, "insight_daily_brief", "insight_daily", BRIEF_KEY, day);
   await sumInto(tx, "insight_monthly", "insight_daily", KEY, month, true);
   await sumInto(tx, "insight_monthly_brief", "insight_daily_brief", BRIEF_KEY, month, true);
+  await sumInto(tx, "insight_daily_transit", "insight_daily", TRANSIT_KEY, day, false, TRANSIT_MEASURES);
+  await sumInto(tx, "insight_monthly_transit", "insight_daily_transit", TRANSIT_KEY, month, true, TRANSIT_MEASURES);
 }
+
+const DAILY = ["insight_daily", "insight_daily_brief", "insight_daily_transit"];
+const MONTHLY = ["insight_monthly", "insight_monthly_brief", "insight_monthly_transit"];
 
 /** Recomputes the given (customer, day) slices: their rows, and their months', replaced by what the consignments say now. */
 async function recompute(tx: DbOrTx, slices: Slice[]) {
@@ -111,8 +121,8 @@ async function recompute(tx: DbOrTx, slices: Slice[]) {
   const days = sql`${`{${slices.map((s) => s.day).join(",")}}`}::date[]`;
   const day = sql`(d.customer_id, d.day) in (select * from unnest(${customers}, ${days}))`;
   const months = sql`select distinct customer_id, date_trunc('month', day)::date from unnest(${customers}, ${days}) as k(customer_id, day)`;
-  for (const table of ["insight_daily", "insight_daily_brief"]) await tx.execute(sql`delete from ${sql.raw(table)} d where ${day}`);
-  for (const table of ["insight_monthly", "insight_monthly_brief"]) await tx.execute(sql`delete from ${sql.raw(table)} d where (d.customer_id, d.day) in (${months})`);
+  for (const table of DAILY) await tx.execute(sql`delete from ${sql.raw(table)} d where ${day}`);
+  for (const table of MONTHLY) await tx.execute(sql`delete from ${sql.raw(table)} d where (d.customer_id, d.day) in (${months})`);
   await tx.execute(sql`
     insert into insight_daily (${COLUMNS})
     ${rollupSelect(sql`(c.customer_id, c.despatch_date) in (select * from unnest(${customers}, ${days}))`)}`);
@@ -171,7 +181,7 @@ export async function rebuildInsight(db: Db): Promise<{ rows: number }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REFRESH_LOCK})`);
     const before = rowsOf<{ id: string | null }>(await tx.execute(sql`select max(id)::text as id from insight_dirty`))[0]?.id;
-    for (const table of ["insight_daily", "insight_daily_brief", "insight_monthly", "insight_monthly_brief"]) await tx.execute(sql`delete from ${sql.raw(table)}`);
+    for (const table of [...DAILY, ...MONTHLY]) await tx.execute(sql`delete from ${sql.raw(table)}`);
     await tx.execute(sql`insert into insight_daily (${COLUMNS}) ${rollupSelect(sql`true`)}`);
     await sumFromDaily(tx, sql`true`, null);
     await rebuildAudit(tx);

@@ -70,17 +70,18 @@ function rollupFilters(scope: InsightScope, f: InsightFilters): SQL {
  * day is its month's first. The days outside the whole months are two ranges, each read from the
  * day index: "the period but not its whole months" read the whole period's daily rows and threw
  * away all but the last month's (125,000 of 136,000 with two years of a busy customer: 70 of a
- * query's 90 ms, bench/insight.ts). The rows are the brief ones (no lane: a twentieth as many)
- * unless the read needs the lane (`lanes`) or the filters name one.
+ * query's 90 ms, bench/insight.ts). Which rows: `brief` (no lane: a twentieth as many) unless the
+ * filters name a lane; `transit` (delivered per lane and transit days; a sixth as many) unless they
+ * name a carrier or service; the detailed ones otherwise.
  */
-export function rollupSource(scope: InsightScope, f: InsightFilters, lanes = false): SQL {
+export function rollupSource(scope: InsightScope, f: InsightFilters, grain: "brief" | "transit" = "brief"): SQL {
   const filters = rollupFilters(scope, f);
-  const brief = lanes || f.lane ? "" : "_brief";
-  const daily = sql.raw(`insight_daily${brief}`);
+  const kept = grain === "brief" ? (f.lane ? "" : "_brief") : f.carrierId != null || f.serviceId != null ? "" : "_transit";
+  const daily = sql.raw(`insight_daily${kept}`);
   const months = wholeMonths(f.from, f.to);
   if (!months) return sql`(select * from ${daily} r where r.day between ${f.from} and ${f.to}${filters}) r`;
   return sql`(
-    select * from ${sql.raw(`insight_monthly${brief}`)} r where r.day between ${months.first} and ${months.lastStart}${filters}
+    select * from ${sql.raw(`insight_monthly${kept}`)} r where r.day between ${months.first} and ${months.lastStart}${filters}
     union all
     select * from ${daily} r where ((r.day >= ${f.from} and r.day < ${months.first}) or (r.day > ${months.lastEnd} and r.day <= ${f.to}))${filters}
   ) r`;
