@@ -1,10 +1,12 @@
 /**
  * Demo invoicing (issue 19 points 5 to 7; decision 020-invoicing): after the demo's reconcile step,
  * one customer invoice made from the oldest reconciled line (so /invoices_receivable shows a real
- * one, with its PDF), and one WEEKLY schedule (Monday 09:00, Sydney) for the reconciled lines
- * still invoiceable (so the Schedules modal shows a real one). Two reconciled lines are always left
- * invoiceable, for the Send invoice modal. Idempotent: a database with a receivable invoice gets no
- * second one, and one with a schedule no second schedule.
+ * one, with its PDF), and one WEEKLY schedule (Monday 09:00, Sydney) for the last of the
+ * reconciled lines still invoiceable (so the Schedules modal shows a real one). Two reconciled lines
+ * are left invoiceable, for the Send invoice modal; the schedule holds one of them only, so the
+ * modal keeps a line after it runs (an e2e run spanning Monday 09:00 in Sydney found none when it
+ * held both). Idempotent: a database with a receivable invoice gets no second one, and one with a
+ * schedule no second schedule.
  */
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../client.server";
@@ -44,7 +46,7 @@ export async function seedDemoInvoicing(db: Db, services: { mailer?: Mailer; ren
     const timing = { period: "WEEKLY" as const, day: "Monday" as const, hour: "09:00", time_zone: "Australia/Sydney" as const };
     const [row] = await db
       .insert(invoicingSchedules)
-      .values({ period: timing.period, day: timing.day, hour: timing.hour, timeZone: timing.time_zone, invoiceDetailIds: left, nextRunAt: nextRunAt(timing, services.now ?? new Date()), createdById: admin?.id ?? null })
+      .values({ period: timing.period, day: timing.day, hour: timing.hour, timeZone: timing.time_zone, invoiceDetailIds: left.slice(-1), nextRunAt: nextRunAt(timing, services.now ?? new Date()), createdById: admin?.id ?? null })
       .returning({ id: invoicingSchedules.id });
     scheduleId = row!.id;
   }
