@@ -13,6 +13,7 @@ import { rowsOf } from "../../utils/sql-rows";
 import type { FinanceScope } from "../invoices/access";
 import { AUDIT_MEASURES, auditLinesSql, CONTESTED, toCarrierAudit, toDiscrepancyReason, type AuditRow, type CarrierAudit, type DiscrepancyReason } from "../invoices/audit.server";
 import type { InsightFilters } from "./filters";
+import { sumInto } from "./sum-into.server";
 
 /** invoices recomputed per transaction: one carrier invoice may hold a hundred thousand lines */
 export const AUDIT_INVOICES_PER_TRANSACTION = 20;
@@ -23,7 +24,7 @@ const LINE_KEY = sql.raw(`l.invoice_id, l.invoice_date, l.customer_id, l.site_id
 /**
  * The rollup's rows of the invoices `where` picks (a condition on "invoices"), in both tables, and
  * their brief rows (per invoice, customer and carrier: migration 0042) summed from them; `ids` is
- * the same choice as a condition on the rollup's invoice_id.
+ * the same choice as a condition on the rollup's rows (alias d).
  */
 async function insertRows(tx: DbOrTx, where: SQL, ids: SQL) {
   await tx.execute(sql`
@@ -36,14 +37,9 @@ async function insertRows(tx: DbOrTx, where: SQL, ids: SQL) {
     select ${LINE_KEY}, x.reason, count(*)::int, sum(l.discrepancy)
     from l cross join unnest(l.reasons) as x(reason) where ${CONTESTED}
     group by 1, 2, 3, 4, 5, 6, 7, 8, 9`);
-  await tx.execute(sql`
-    insert into insight_audit_brief (invoice_id, day, customer_id, carrier_id, lines, matched, discrepancy_found, disputed, recovered, duplicates, duplicates_amount)
-    select invoice_id, day, customer_id, carrier_id, sum(lines), sum(matched), sum(discrepancy_found), sum(disputed), sum(recovered), sum(duplicates), sum(duplicates_amount)
-    from insight_audit where ${ids} group by 1, 2, 3, 4`);
-  await tx.execute(sql`
-    insert into insight_audit_reasons_brief (invoice_id, day, customer_id, carrier_id, reason, lines, amount)
-    select invoice_id, day, customer_id, carrier_id, reason, sum(lines), sum(amount)
-    from insight_audit_reasons where ${ids} group by 1, 2, 3, 4, 5`);
+  const brief = ["invoice_id", "day", "customer_id", "carrier_id"];
+  await sumInto(tx, "insight_audit_brief", "insight_audit", brief, ["lines", "matched", "discrepancy_found", "disputed", "recovered", "duplicates", "duplicates_amount"], ids);
+  await sumInto(tx, "insight_audit_reasons_brief", "insight_audit_reasons", [...brief, "reason"], ["lines", "amount"], ids);
 }
 
 const TABLES = ["insight_audit", "insight_audit_reasons", "insight_audit_brief", "insight_audit_reasons_brief"];
@@ -53,7 +49,7 @@ export async function recomputeAudit(tx: DbOrTx, invoiceIds: number[]) {
   if (!invoiceIds.length) return;
   const ids = sql`${`{${invoiceIds.join(",")}}`}::int[]`;
   for (const table of TABLES) await tx.execute(sql`delete from ${sql.raw(table)} where invoice_id = any(${ids})`);
-  await insertRows(tx, sql`"invoices"."id" = any(${ids})`, sql`invoice_id = any(${ids})`);
+  await insertRows(tx, sql`"invoices"."id" = any(${ids})`, sql`d.invoice_id = any(${ids})`);
 }
 
 /**

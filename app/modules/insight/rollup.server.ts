@@ -14,6 +14,7 @@ import type { Db, DbOrTx } from "../../../db/client.server";
 import { rowsOf } from "../../utils/sql-rows";
 import { DESPATCHED_STATES } from "../consignments/rules";
 import { rebuildAudit, refreshAuditMarks } from "./audit-rollup.server";
+import { sumInto } from "./sum-into.server";
 
 /** One refresher at a time over the whole database: its transaction holds this advisory lock. */
 const REFRESH_LOCK = 4_033_001;
@@ -78,20 +79,6 @@ const TRANSIT_KEY = ["day", "customer_id", "site_id", "from_region", "to_region"
 const TRANSIT_MEASURES = ["delivered"];
 const COLUMNS = sql.raw([...KEY, ...MEASURES].join(", "));
 
-/**
- * Rows of `into` summed from the rows of `from` that `where` picks (a condition on "d"), by `key`;
- * by month when `monthly` (day becomes the month's first): the monthly rows from the daily, the
- * brief from the detailed.
- */
-async function sumInto(tx: DbOrTx, into: string, from: string, key: string[], where: SQL, monthly = false, measures = MEASURES) {
-  const cols = key.map((k) => (k === "day" && monthly ? "date_trunc('month', d.day)::date" : `d.${k}`));
-  await tx.execute(sql`
-    insert into ${sql.raw(into)} (${sql.raw([...key, ...measures].join(", "))})
-    select ${sql.raw([...cols, ...measures.map((m) => `sum(d.${m})`)].join(", "))}
-    from ${sql.raw(from)} d where ${where}
-    group by ${sql.raw(cols.map((_, i) => i + 1).join(", "))}`);
-}
-
 interface Slice {
   customer_id: number;
   day: string;
@@ -104,11 +91,11 @@ interface Slice {
  */
 async function sumFromDaily(tx: DbOrTx, day: SQL, months: SQL | null) {
   const month = months ? sql`(d.customer_id, date_trunc('month', d.day)::date) in (${months})` : sql`true`;
-  await sumInto(tx, "insight_daily_brief", "insight_daily", BRIEF_KEY, day);
-  await sumInto(tx, "insight_monthly", "insight_daily", KEY, month, true);
-  await sumInto(tx, "insight_monthly_brief", "insight_daily_brief", BRIEF_KEY, month, true);
-  await sumInto(tx, "insight_daily_transit", "insight_daily", TRANSIT_KEY, day, false, TRANSIT_MEASURES);
-  await sumInto(tx, "insight_monthly_transit", "insight_daily_transit", TRANSIT_KEY, month, true, TRANSIT_MEASURES);
+  await sumInto(tx, "insight_daily_brief", "insight_daily", BRIEF_KEY, MEASURES, day);
+  await sumInto(tx, "insight_monthly", "insight_daily", KEY, MEASURES, month, true);
+  await sumInto(tx, "insight_monthly_brief", "insight_daily_brief", BRIEF_KEY, MEASURES, month, true);
+  await sumInto(tx, "insight_daily_transit", "insight_daily", TRANSIT_KEY, TRANSIT_MEASURES, day);
+  await sumInto(tx, "insight_monthly_transit", "insight_daily_transit", TRANSIT_KEY, TRANSIT_MEASURES, month, true);
 }
 
 const DAILY = ["insight_daily", "insight_daily_brief", "insight_daily_transit"];
