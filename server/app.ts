@@ -1,8 +1,5 @@
 import { randomFillSync } from "node:crypto";
 import path from "node:path";
-// the adapter's own request and response conversions (its index exports only the whole handler;
-// the version is pinned exactly in package.json)
-import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -11,6 +8,7 @@ import helmet from "helmet";
 import type { AppServices, ReadinessCheck } from "../app/services.server";
 import type { AppEntry } from "./build";
 import { bodyLimit } from "./body-limit";
+import { sendResponse, toFetchRequest } from "./remix-bridge";
 import { answerHealth } from "./health";
 import { REFUSED } from "./refuse";
 import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
@@ -148,17 +146,17 @@ export function createApp(options: AppOptions) {
   // public/ holds only the favicon besides build/: serving it by name spares every other request a
   // file-system stat (measured at 8% of the server's time under load)
   app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
-  // Remix's Express adapter, opened up so that every /api POST passes the idempotency keys
+  // Remix's Express adapter (server/remix-bridge.ts), opened up so that every /api POST passes the idempotency keys
   // (docs/decisions/038): a retry with the same Idempotency-Key gets the first answer again
   const handleRequest = createRequestHandler(options.build, options.production ? "production" : "development");
   app.all("*", async (req, res, next) => {
     try {
-      const request = createRemixRequest(req, res);
+      const request = toFetchRequest(req, res);
       // the adapter leaves out empty headers: an empty key is a key refused (400), not no key
       if (req.headers["idempotency-key"] === "") request.headers.set("Idempotency-Key", "");
       const context: AppLoadContext = { ...options.services, cspNonce: res.locals.cspNonce as string };
       const response = await entry.withIdempotency(context, request, (r) => handleRequest(r, context));
-      await sendRemixResponse(res, response);
+      await sendResponse(res, response);
     } catch (error) {
       next(error);
     }

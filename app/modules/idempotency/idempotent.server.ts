@@ -25,8 +25,9 @@ const API_PATH = /^\/api\//i;
  */
 export async function withIdempotency(context: AppLoadContext, request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
   const key = request.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null || request.method !== "POST") return handle(request);
   const url = new URL(request.url);
-  if (key === null || request.method !== "POST" || !API_PATH.test(url.pathname)) return handle(request);
+  if (!API_PATH.test(url.pathname)) return handle(request);
   const caller = await callerOf(context, request);
   if (!caller) return handle(request);
   if (!isValidKey(key)) return errorResponse(new AppError("bad_request", KEY_INVALID));
