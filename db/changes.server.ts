@@ -16,6 +16,9 @@ export const CHANGES_CHANNEL = "freightdesk_changes";
 /** The listening connection's name in pg_stat_activity. */
 export const CHANGES_APPLICATION_NAME = "freightdesk changes";
 
+/** A point in the feed's syncs (ChangeFeed.mark). */
+export type FeedMark = number & { readonly __feedMark: unique symbol };
+
 export interface ChangeFeed {
   /**
    * Resolves true once every change committed before the call has reached the subscribers; false
@@ -24,6 +27,16 @@ export interface ChangeFeed {
   sync(): Promise<boolean>;
   /** `fn` gets each notification's payload, and null when changes may have been missed (a new connection). */
   subscribe(fn: (payload: string | null) => void): () => void;
+  /**
+   * Where a request stands in the feed: taken when it begins (before it authenticates), and
+   * handed to `heardSince` later in the same request.
+   */
+  mark(): FeedMark;
+  /**
+   * True once a sync sent after `mark` was taken has resolved true: every change committed before
+   * the mark has been heard, and a later read in the same request needs no sync of its own.
+   */
+  heardSince(mark: FeedMark): boolean;
   close(): Promise<void>;
 }
 
@@ -109,6 +122,9 @@ export function createChangeFeed(url: string): ChangeFeed {
   }
 
   let pending: Promise<boolean> | null = null;
+  // syncs sent, and the latest of them known to have heard everything before it was sent
+  let sent = 0;
+  let heard = 0;
   return {
     sync() {
       if (closed) return Promise.resolve(false);
@@ -116,11 +132,17 @@ export function createChangeFeed(url: string): ChangeFeed {
       pending ??= new Promise<boolean>((resolve) =>
         setImmediate(() => {
           pending = null;
-          void roundTrip().then(resolve);
+          const trip = ++sent;
+          void roundTrip().then((ok) => {
+            if (ok && current && !current.lost) heard = Math.max(heard, trip);
+            resolve(ok);
+          });
         }),
       );
       return pending;
     },
+    mark: () => sent as FeedMark,
+    heardSince: (mark) => !closed && current !== null && !current.lost && heard > mark,
     subscribe(fn) {
       subscribers.add(fn);
       return () => subscribers.delete(fn);

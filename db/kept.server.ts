@@ -5,7 +5,7 @@
  * been heard and `forget` has dropped what it touched. A load that began before something was heard
  * is not kept. Kept values are deep-frozen; callers copy what they would change.
  */
-import type { ChangeFeed } from "./changes.server";
+import type { ChangeFeed, FeedMark } from "./changes.server";
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {
@@ -47,6 +47,16 @@ export class FeedKept<K, V> {
     if (!this.kept.has(key)) return undefined;
     if (!(await this.feed.sync())) return undefined;
     return this.kept.get(key);
+  }
+
+  /**
+   * The value kept for `key` with no sync of its own when the request that took `since` (at its
+   * start) has already synced the feed since; else as `get`.
+   */
+  async getSince(key: K, since: FeedMark | undefined): Promise<V | undefined> {
+    if (!this.kept.has(key)) return undefined;
+    if (since !== undefined && this.feed.heardSince(since)) return this.kept.get(key);
+    return this.get(key);
   }
 
   keep(key: K, value: V, mark: number) {

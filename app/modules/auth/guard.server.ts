@@ -1,4 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
+import { changeFeedOf } from "../../../db/client.server";
+import type { FeedMark } from "../../../db/changes.server";
 import { AppError } from "../../utils/errors";
 import type { CurrentUser } from "./current-user.server";
 import { canAccessPath, isAdmin, type AccessSubject } from "./roles";
@@ -10,6 +12,11 @@ export interface Signed {
   user: CurrentUser;
   /** the session token, absent for Bearer-token callers */
   token?: string;
+  /**
+   * The change feed's mark taken before the user was authenticated (none without a feed): a read
+   * later in the request passes it on, and needs no sync of its own when authenticating synced.
+   */
+  since?: FeedMark;
 }
 
 /**
@@ -32,8 +39,9 @@ export function optionalUser(context: AppLoadContext, request: Request): Promise
 async function loadSigned(context: AppLoadContext, request: Request): Promise<Signed | null> {
   const token = readSessionToken(request);
   if (!token) return null;
+  const since = changeFeedOf(context.db)?.mark();
   const user = await resolveSession(context.db, token, new Date(), sessionCacheOf(context.db));
-  return user ? { user, token } : null;
+  return user ? { user, token, since } : null;
 }
 
 /**
@@ -94,8 +102,9 @@ export async function requireApiUser(
   request: Request,
   options: { allowPasswordReset?: boolean } = {},
 ): Promise<Signed> {
+  const since = changeFeedOf(context.db)?.mark();
   const bearer = await userFromBearer(context, request);
-  const signed = bearer ? { user: bearer } : await optionalUser(context, request);
+  const signed = bearer ? { user: bearer, since } : await optionalUser(context, request);
   if (!signed) throw new AppError("unauthenticated", "You need to sign in or sign up before continuing.");
   if (signed.user.passwordResetRequired && !options.allowPasswordReset) {
     throw new AppError("password_reset_required", "You must change your password before continuing.");

@@ -10,7 +10,9 @@
  * is never older than its key says. Callers must not mutate what they get.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.server";
+import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
+import type { FeedMark } from "../../../db/changes.server";
+import { keptPer } from "../../../db/kept.server";
 import { carrierAccounts, carriers, fuelLevies, rateLanes, ratingDataVersion, services, shippingRules, siteServices, surchargeSets, zones } from "../../../db/schema";
 import { compileRules, type CompiledRule, type StoredRule } from "../shipping-rules/evaluate";
 import { findPlaces, type Place } from "../localities/localities.server";
@@ -72,10 +74,35 @@ const stampStatement = preparedFor((db) =>
 
 export type RatingData = Awaited<ReturnType<typeof ratingData>>;
 
-/** The cached reference data as of now; one query unless something changed. */
-export async function ratingData(db: DbOrTx) {
+type Stamp = Awaited<ReturnType<ReturnType<typeof stampStatement>["execute"]>>[number];
+
+// the version row, kept with the change feed (migration 0043 tells of every write to it)
+const stampsKept = keptPer<true, Stamp>((payload, kept) => {
+  if (payload === "rating") kept.clear();
+});
+
+/**
+ * The version row as of the request: kept in memory where the database has a change feed, and
+ * then answered without a statement once the request (which took `since` as it began) has synced
+ * the feed, as authenticating it does.
+ */
+async function currentStamp(db: DbOrTx, since?: FeedMark): Promise<Stamp> {
+  const kept = stampsKept(changeFeedOf(db));
+  const known = await kept?.getSince(true, since);
+  if (known) return known;
+  const mark = kept?.mark() ?? 0;
   const [stamp] = await stampStatement(db).execute();
   if (!stamp) throw new Error("rating_data_version has no row: run the migrations");
+  kept?.keep(true, stamp, mark);
+  return stamp;
+}
+
+/**
+ * The cached reference data as of now; one query unless something changed, and none when the
+ * request has synced the change feed since `since` (its start).
+ */
+export async function ratingData(db: DbOrTx, since?: FeedMark) {
+  const stamp = await currentStamp(db, since);
   const key = `${stamp.xmin}:${stamp.version}`;
   let e = byInstance.get(stamp.instance);
   if (!e || e.key !== key) {

@@ -1,3 +1,4 @@
+import type { FeedMark } from "../../../db/changes.server";
 import type { DbOrTx } from "../../../db/client.server";
 import type { CurrentUser, SiteSummary } from "../auth/current-user.server";
 import { addBusinessDays } from "../calendar/business-days";
@@ -15,10 +16,11 @@ import { ratesForViewer } from "./visibility";
 
 /**
  * The rates as `user` may see them (buy costs only for staff and finance: ratesForViewer): what
- * every answer that shows rates uses.
+ * every answer that shows rates uses. `since`: the request's mark (Signed.since), so a request
+ * whose authentication synced the change feed reads the rating data with no statement of its own.
  */
-export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknown): Promise<RateResponse> {
-  return ratesForViewer(user, await rateWithCosts(db, user, raw));
+export async function rateConsignment(db: DbOrTx, user: CurrentUser, raw: unknown, since?: FeedMark): Promise<RateResponse> {
+  return ratesForViewer(user, await rateWithCosts(db, user, raw, await ratingData(db, since)));
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.server";
+import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
+import { keptPer } from "../../../db/kept.server";
 import { itemTypes, sites, storeProducts, stores } from "../../../db/schema";
 import { tokenDigest } from "../auth/tokens.server";
 import { todayIn } from "../calendar/site-time";
@@ -20,14 +21,27 @@ import { CHECKOUT_MESSAGES, checkoutRequestSchema, COUNTRY_BY_CODE, RATES_TIME_B
 
 const CURRENCY: Record<string, string> = { AUSTRALIA: "AUD", "NEW ZEALAND": "NZD", "UNITED STATES OF AMERICA": "USD" };
 
-/** The store named in the path, with its site (one query). */
-async function storeByExternalId(db: DbOrTx, externalId: string) {
+type FoundStore = { store: typeof stores.$inferSelect; site: typeof sites.$inferSelect };
+
+// the stores checkouts asked for, kept with the change feed: migration 0043 tells of any statement
+// on stores, 0038 of any on sites ("all"); an unknown id is never kept
+const storesKept = keptPer<string, FoundStore>((payload, kept) => {
+  if (payload === "stores" || payload === "all") kept.clear();
+});
+
+/** The store named in the path, with its site: kept where the database has a change feed, else one query. */
+async function storeByExternalId(db: DbOrTx, externalId: string): Promise<FoundStore | null> {
+  const kept = storesKept(changeFeedOf(db));
+  const known = await kept?.get(externalId);
+  if (known) return known;
+  const mark = kept?.mark() ?? 0;
   const [row] = await db
     .select({ store: stores, site: sites })
     .from(stores)
     .innerJoin(sites, eq(sites.id, stores.siteId))
     .where(eq(stores.externalId, externalId))
     .limit(1);
+  if (row) kept?.keep(externalId, row, mark);
   return row ?? null;
 }
 
@@ -117,6 +131,8 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * Services with no price (POA, hidden rates) are left out: a checkout cannot offer them.
  */
 export async function checkoutRates(db: DbOrTx, externalId: string, authorization: string | null, readCart: () => Promise<unknown>): Promise<{ rates: CheckoutRate[] }> {
+  // before the store is asked for: its sync then vouches for the rating data's stamp too
+  const since = changeFeedOf(db)?.mark();
   const found = await storeByExternalId(db, externalId);
   // an unknown store answers as a wrong key does, after the same key check (issue 35 finding 10:
   // a 404 without a key and 401 with one told a caller which external ids exist)
@@ -130,7 +146,7 @@ export async function checkoutRates(db: DbOrTx, externalId: string, authorizatio
   return withinBudget(
     (async () => {
       // the rating data as of this call, read once for the destination, the rates and the groups
-      const data = await ratingData(db);
+      const data = await ratingData(db, since);
       const [items, to] = await Promise.all([cartItems(db, store.id, shipped), destinationPlace(db, data, cart.destination)]);
       const country = site.country as RatingPayload["sender_country"];
       const payload: RatingPayload = {

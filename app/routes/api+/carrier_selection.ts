@@ -7,8 +7,8 @@ import { api, assertMethod, readBody } from "~/utils/http.server";
 export async function action({ request, context }: ActionFunctionArgs) {
   return api(async () => {
     assertMethod(request, "POST");
-    const { user } = await requireApiUser(context, request);
-    return rateConsignment(context.db, user, await readBody(request));
+    const { user, since } = await requireApiUser(context, request);
+    return rateConsignment(context.db, user, await readBody(request), since);
   });
 }
 
