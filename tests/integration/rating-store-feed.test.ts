@@ -12,7 +12,7 @@ import { Client, startTestServer, type TestServer } from "../support/server";
 
 /**
  * Issue 32: the rating data's version stamp and the online stores, kept in memory by each web
- * process (rating-data.server.ts, stores/checkout.server.ts) with the change feed of migration
+ * process (rating-data.server.ts, stores/checkout.server.ts), and the stores' products, with the change feed of migration
  * 0043, never outlive a change. Two web processes (A, the test server, and B, a second app with its
  * own database handle, feed and caches) over one PostgreSQL database; each change is made by a
  * third connection, as a script or another host would, and B is asked at once.
@@ -137,6 +137,27 @@ describe.skipIf(!postgres)("a store kept by every web process", () => {
     expect(grouped.status).toBe(200);
     expect(grouped.body.rates.map((r: Json) => r.service_code)).not.toEqual(first.body.rates.map((r: Json) => r.service_code));
     await server.db.update(stores).set({ ratePresentation: "full_list" }).where(eq(stores.externalId, "feed-shop"));
+  });
+
+  it("prices a product's new measures, and its item type's, at B's next call; a change nobody is told of is not seen", async () => {
+    const total = async () => {
+      const res = await checkoutOnB();
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return Number(res.body.rates.find((r: Json) => r.service_code === "FEEDCO-ROAD").total_price);
+    };
+    const first = await total();
+    expect(await total()).toBe(first);
+    // the product has no measures of its own: its item type's count
+    await server.db.update(itemTypes).set({ weight: "30" }).where(eq(itemTypes.description, "Feed carton"));
+    const heavier = await total();
+    expect(heavier).toBeGreaterThan(first);
+    await server.db.update(storeProducts).set({ weight: "60" }).where(eq(storeProducts.sku, "FEED-1"));
+    const own = await total();
+    expect(own).toBeGreaterThan(heavier);
+    await unheard("store_products", "store_products_changed", () => server.db.update(storeProducts).set({ weight: "90" }).where(eq(storeProducts.sku, "FEED-1")));
+    expect(await total()).toBe(own);
+    await server.db.update(storeProducts).set({ weight: null }).where(eq(storeProducts.sku, "FEED-1"));
+    expect(await total()).toBe(heavier);
   });
 
   it("refuses the old key at B's next call once the key is replaced, and every key once the store is gone", async () => {

@@ -7,6 +7,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
+import type { FeedMark } from "../../../db/changes.server";
 import { keptPer } from "../../../db/kept.server";
 import { itemTypes, sites, storeProducts, stores } from "../../../db/schema";
 import { tokenDigest } from "../auth/tokens.server";
@@ -57,15 +58,42 @@ export function keyMatches(authorization: string | null, storedHash: string): bo
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
 
-/** The cart's SKUs as rating items: the product's own measures, else its item type's. */
-async function cartItems(db: DbOrTx, storeId: number, lines: Array<{ sku?: string | null; quantity: number; grams?: number | null }>) {
-  const skus = [...new Set(lines.map((l) => (l.sku ?? "").toLowerCase()))];
+type ProductRow = { sku: string; p: Measures; t: Measures | null };
+type Measures = { l: string | null; w: string | null; h: string | null; kg: string | null };
+
+// a store's products as checkouts read them, by store and lower-case SKU, kept with the change
+// feed: any statement on store_products or stores (migration 0043), any item type (0038: a product
+// without measures takes its type's) or customer or site ("all") forgets them all
+const productsKept = keptPer<string, ProductRow>((payload, kept) => {
+  if (payload === "store_products" || payload === "stores" || payload === "all" || payload.startsWith("item_types:")) kept.clear();
+});
+
+/** The store's products of these SKUs: those kept, and one query for the rest. */
+async function productsOf(db: DbOrTx, storeId: number, skus: string[], since: FeedMark | undefined): Promise<ProductRow[]> {
+  const kept = productsKept(changeFeedOf(db));
+  const found: ProductRow[] = [];
+  const missing: string[] = [];
+  for (const sku of skus) {
+    const row = await kept?.getSince(`${storeId}|${sku}`, since);
+    if (row) found.push(row);
+    else missing.push(sku);
+  }
+  if (!missing.length) return found;
+  const mark = kept?.mark() ?? 0;
   const rows = await db
     .select({ sku: storeProducts.sku, p: { l: storeProducts.length, w: storeProducts.width, h: storeProducts.height, kg: storeProducts.weight }, t: { l: itemTypes.length, w: itemTypes.width, h: itemTypes.height, kg: itemTypes.weight } })
     .from(storeProducts)
     .leftJoin(itemTypes, eq(itemTypes.id, storeProducts.itemTypeId))
     // served by store_products_store_sku_key (store_id, lower(sku))
-    .where(and(eq(storeProducts.storeId, storeId), inArray(sql`lower(${storeProducts.sku})`, skus)));
+    .where(and(eq(storeProducts.storeId, storeId), inArray(sql`lower(${storeProducts.sku})`, missing)));
+  for (const row of rows) kept?.keep(`${storeId}|${row.sku.toLowerCase()}`, row, mark);
+  return [...found, ...rows];
+}
+
+/** The cart's SKUs as rating items: the product's own measures, else its item type's. */
+async function cartItems(db: DbOrTx, storeId: number, lines: Array<{ sku?: string | null; quantity: number; grams?: number | null }>, since: FeedMark | undefined) {
+  const skus = [...new Set(lines.map((l) => (l.sku ?? "").toLowerCase()))];
+  const rows = await productsOf(db, storeId, skus, since);
   const bySku = new Map(rows.map((r) => [r.sku.toLowerCase(), r]));
   const unknown = [...new Set(lines.filter((l) => !bySku.has((l.sku ?? "").toLowerCase())).map((l) => l.sku || "(no SKU)"))];
   if (unknown.length) throw new AppError("invalid", CHECKOUT_MESSAGES.unknownSkus(unknown), { items: [CHECKOUT_MESSAGES.unknownSkus(unknown)] });
@@ -147,7 +175,7 @@ export async function checkoutRates(db: DbOrTx, externalId: string, authorizatio
     (async () => {
       // the rating data as of this call, read once for the destination, the rates and the groups
       const data = await ratingData(db, since);
-      const [items, to] = await Promise.all([cartItems(db, store.id, shipped), destinationPlace(db, data, cart.destination)]);
+      const [items, to] = await Promise.all([cartItems(db, store.id, shipped, since), destinationPlace(db, data, cart.destination)]);
       const country = site.country as RatingPayload["sender_country"];
       const payload: RatingPayload = {
         despatch_date: todayIn(site.timezone),
