@@ -4,7 +4,8 @@
  * public tracking links' limiter keeps its own count the same way (TrackingGuessStore).
  */
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.server";
+import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
+import { keptPer } from "../../../db/kept.server";
 import { signInAttemptCounts, trackingGuessCounts, type AttemptCountsTable } from "../../../db/schema";
 
 export interface AttemptCount {
@@ -70,10 +71,38 @@ export class SignInAttemptStore {
   }
 }
 
-/** Tracking links that opened nothing, per address: the sign-in store over its own table. */
+/** An address's row as kept: its hits and the end of its window (0: no row). */
+type KeptCount = { hits: number; resetAt: number };
+
+// the tracking guesses of each address asked for, kept with the change feed: migration 0043's row
+// trigger names the address of any count written or removed, and a TRUNCATE forgets them all
+const guessesKept = keptPer<string, KeptCount>((payload, kept) => {
+  if (payload.startsWith("tracking_guesses:")) kept.delete(payload.slice("tracking_guesses:".length));
+  else if (payload === "tracking_guesses" || payload === "all") kept.clear();
+});
+
+/**
+ * Tracking links that opened nothing, per address: the sign-in store over its own table. The
+ * limiter reads an address's count before every tracking page, and a receiver's address has none:
+ * where the database has a change feed, the row (or that there is none) is kept, so a page view
+ * shares the feed's sync instead of a statement of its own. The window is judged on each read.
+ */
 export class TrackingGuessStore extends SignInAttemptStore {
-  constructor(db: DbOrTx) {
-    super(db, trackingGuessCounts);
+  constructor(private readonly guessDb: DbOrTx) {
+    super(guessDb, trackingGuessCounts);
+  }
+
+  override async get(key: string): Promise<AttemptCount | undefined> {
+    const kept = guessesKept(changeFeedOf(this.guessDb));
+    if (!kept) return super.get(key);
+    let count = await kept.get(key);
+    if (!count) {
+      const mark = kept.mark();
+      const [row] = await this.guessDb.select({ hits: trackingGuessCounts.hits, resetAt: trackingGuessCounts.resetAt }).from(trackingGuessCounts).where(eq(trackingGuessCounts.key, key));
+      count = { hits: row?.hits ?? 0, resetAt: row?.resetAt.getTime() ?? 0 };
+      kept.keep(key, count, mark);
+    }
+    return count.resetAt > Date.now() ? { totalHits: count.hits, resetTime: new Date(count.resetAt) } : undefined;
   }
 }
 

@@ -7,14 +7,13 @@
  * link writes nothing.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.server";
+import { executePrepared, type DbOrTx } from "../../../db/client.server";
 import { addresses, carrierAccounts, carriers, consignmentEmissions, consignments, sites, trackingEvents, type ConsignmentState } from "../../../db/schema";
 import { NOT_COMPUTED } from "../emissions/method";
 import type { CurrentUser } from "../auth/current-user.server";
 import { localTime } from "../calendar/site-time";
 import { formatDisplayDate } from "../calendar/display-date";
 import { AppError, notFound } from "../../utils/errors";
-import { rowsOf } from "../../utils/sql-rows";
 import { drawnPod } from "./pod.server";
 import { POD_ROUTE } from "./record.server";
 import { LINK_NOT_FOUND, LINK_NOT_OFFERED, PUBLIC_TRACKING_PATH, linkOffered, publicTrackingUrl, stateWords, tokenOrNull } from "./public-link";
@@ -102,8 +101,9 @@ interface LinkedRow {
 async function linkedConsignment(db: DbOrTx, tokenText: string | undefined, withEvents: boolean): Promise<LinkedRow & { token: string }> {
   const token = tokenOrNull(tokenText);
   if (!token) throw new AppError("not_found", LINK_NOT_FOUND);
-  const [row] = rowsOf<LinkedRow>(
-    await db.execute(sql`
+  const [row] = await executePrepared<LinkedRow>(
+    db,
+    sql`
       select c.id, c.consignment_number as number, c.state, c.is_quote, c.active, c.estimated_delivery_date::text as eta,
         s.timezone as site_zone, cr.name as carrier_name,
         se.name as sender_name, se.region as sender_region,
@@ -120,7 +120,7 @@ async function linkedConsignment(db: DbOrTx, tokenText: string | undefined, with
       left join ${carrierAccounts} ca on ca.id = c.carrier_account_id
       left join ${carriers} cr on cr.id = ca.carrier_id
       left join ${consignmentEmissions} ce on ce.consignment_id = c.id
-      where c.public_tracking_token = ${token}`),
+      where c.public_tracking_token = ${token}`,
   );
   // a link of a consignment no longer offered (deleted, merged) reads like one that never was
   if (!row || !linkOffered({ state: row.state, isQuote: row.is_quote, active: row.active })) throw new AppError("not_found", LINK_NOT_FOUND);

@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChangeFeed } from "../../db/changes.server";
-import { itemTypes, localities, rateLanes, storeProducts, stores, zones } from "../../db/schema";
+import { itemTypes, localities, rateLanes, storeProducts, stores, trackingGuessCounts, zones } from "../../db/schema";
 import { createCarrier, createService, createSiteService } from "../../db/seed/factories";
 import { seedDemo } from "../../db/seed/demo";
+import { TRACKING_GUESSES } from "../../server/tracking-limits";
 import { tokenDigest } from "../../app/modules/auth/tokens.server";
 import { todayIn } from "../../app/modules/calendar/site-time";
 import { MEL_TO_BNE, MEL_TO_BNE_LOCALITIES } from "../support/rating";
@@ -11,9 +12,10 @@ import { startSecondProcess } from "../support/second-process";
 import { Client, startTestServer, type TestServer } from "../support/server";
 
 /**
- * Issue 32: the rating data's version stamp and the online stores, kept in memory by each web
- * process (rating-data.server.ts, stores/checkout.server.ts), and the stores' products, with the change feed of migration
- * 0043, never outlive a change. Two web processes (A, the test server, and B, a second app with its
+ * Issue 32: the rating data's version stamp, the online stores and their products, and the public
+ * tracking limiter's counts, kept in memory by each web process (rating-data.server.ts,
+ * stores/checkout.server.ts, auth/sign-in-counts.server.ts) with the change feed of migration 0043,
+ * never outlive a change. Two web processes (A, the test server, and B, a second app with its
  * own database handle, feed and caches) over one PostgreSQL database; each change is made by a
  * third connection, as a script or another host would, and B is asked at once.
  */
@@ -169,6 +171,36 @@ describe.skipIf(!postgres)("a store kept by every web process", () => {
     await server.db.delete(storeProducts);
     await server.db.delete(stores).where(eq(stores.externalId, "feed-shop"));
     expect((await checkoutOnB(NEW_KEY)).status).toBe(401);
+  });
+});
+
+describe.skipIf(!postgres)("the tracking limiter's count kept by every web process", () => {
+  const page = async (token: string) => (await fetch(`${b.url}/track/${token}`)).status;
+
+  it("refuses a real link on B at once when the address has guessed too often on A, and serves it again once the count is gone", async () => {
+    // a consignment's link, once it has left
+    const despatchDate = todayIn("Australia/Melbourne", new Date(Date.now() + 86_400_000));
+    const made = await despatcher.json<Json>("/api/consignments", { json: { site_code: "MEL", reference: "KEPT-LINK", despatch_date: despatchDate, items: [] } });
+    expect(made.status).toBe(201);
+    const token = crypto.randomUUID();
+    await server.db.execute(sql`update consignments set public_tracking_token = ${token}, state = 'despatched' where id = ${made.body.id}`);
+    expect(await page(token)).toBe(200);
+    expect(await page(token)).toBe(200);
+    // kept: a count nobody is told of is not seen
+    await unheard("tracking_guess_counts", "tracking_guess_counts_changed", () =>
+      server.db.insert(trackingGuessCounts).values({ key: "127.0.0.1", hits: TRACKING_GUESSES, resetAt: new Date(Date.now() + 600_000) }).onConflictDoNothing(),
+    );
+    expect(await page(token)).toBe(200);
+    await server.db.delete(trackingGuessCounts);
+    // guesses on A, counted against this address
+    for (let i = 0; i < TRACKING_GUESSES; i++) expect((await fetch(`${server.url}/track/00000000-0000-4000-8000-${String(i).padStart(12, "0")}`)).status).toBe(404);
+    const [count] = await server.db.select().from(trackingGuessCounts);
+    // the address the unheard count above was written for
+    expect(count).toMatchObject({ key: "127.0.0.1", hits: TRACKING_GUESSES });
+    expect(await page(token)).toBe(429);
+    // the count removed (the window's sweep, or by hand): B serves the link again
+    await server.db.delete(trackingGuessCounts);
+    expect(await page(token)).toBe(200);
   });
 });
 
