@@ -13,8 +13,9 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * grouped by the keys they set, so a key a row leaves out takes the column's default, as in a
  * drizzle insert. Values go through the column's own mapping (dates, numerics); JSON and arrays
  * travel as JSON. Returns nothing: callers that need ids take them from the sequence first.
+ * `onConflictDoNothing` skips a row a unique index already holds, as drizzle's insert does.
  */
-export async function insertMany<T extends PgTable>(db: DbOrTx, table: T, rows: T["$inferInsert"][]): Promise<void> {
+export async function insertMany<T extends PgTable>(db: DbOrTx, table: T, rows: T["$inferInsert"][], options: { onConflictDoNothing?: boolean } = {}): Promise<void> {
   if (!rows.length) return;
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const groups = new Map<string, Record<string, unknown>[]>();
@@ -29,14 +30,15 @@ export async function insertMany<T extends PgTable>(db: DbOrTx, table: T, rows: 
     const keys = signature ? signature.split(",") : [];
     if (!keys.length) {
       // rows of defaults alone: nothing to carry
-      await db.insert(table).values(group as never);
+      const insert = db.insert(table).values(group as never);
+      await (options.onConflictDoNothing ? insert.onConflictDoNothing() : insert);
       continue;
     }
     const cols = keys.map((k) => columns[k]!);
     const names = cols.map((c) => quote(c.name)).join(", ");
     const types = cols.map((c) => `${quote(c.name)} ${PLAIN[c.getSQLType()] ?? c.getSQLType()}`).join(", ");
     const json = group.map((row) => Object.fromEntries(keys.map((k, i) => [cols[i]!.name, toJson(cols[i]!, row[k])])));
-    await db.execute(sql`insert into ${table} (${sql.raw(names)}) select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as x(${sql.raw(types)})`);
+    await db.execute(sql`insert into ${table} (${sql.raw(names)}) select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as x(${sql.raw(types)})${sql.raw(options.onConflictDoNothing ? " on conflict do nothing" : "")}`);
   }
 }
 

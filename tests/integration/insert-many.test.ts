@@ -4,7 +4,7 @@
  * insertMany (db/insert-many.ts), the bulk writer of bulk upload: rows go in as one JSON parameter
  * and come out as drizzle's insert would leave them: keys a row leaves out take the column's
  * default, JSON stays JSON, numerics and dates keep their values, quotes and backslashes are
- * carried as written.
+ * carried as written; asked to, a row a unique index already holds is skipped (the places' seed).
  */
 import { asc, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -47,4 +47,16 @@ it("keeps numerics, dates and nulls", async () => {
   ]);
   await insertMany(db, invoices, []);
   expect(await db.select().from(invoices)).toHaveLength(2);
+});
+
+it("with onConflictDoNothing skips a row a unique index already holds and writes the rest; without it the batch fails", async () => {
+  const db = test.database.db;
+  await insertMany(db, carriers, [{ name: "First", code: "IMU1" }]);
+  await expect(insertMany(db, carriers, [{ name: "Again", code: "IMU1" }, { name: "Second", code: "IMU2" }])).rejects.toThrow();
+  await insertMany(db, carriers, [{ name: "Again", code: "IMU1" }, { name: "Second", code: "IMU2" }], { onConflictDoNothing: true });
+  const rows = await db.select().from(carriers).where(inArray(carriers.code, ["IMU1", "IMU2"])).orderBy(asc(carriers.code));
+  expect(rows.map((r) => [r.code, r.name])).toEqual([
+    ["IMU1", "First"],
+    ["IMU2", "Second"],
+  ]);
 });
