@@ -71,6 +71,22 @@ export class FeedKept<K, V> {
   }
 }
 
+/**
+ * `load`'s value for `key`, answered from `kept` while no change has touched it: the read every
+ * kept value goes through. With `since` (the request's mark, taken as it began) no sync of its own
+ * once the request has synced the feed. Without a feed (`kept` null: PGlite, a transaction) it is
+ * `load` every time; a load answering undefined (no such row) keeps nothing.
+ */
+export async function readThrough<K, V>(kept: FeedKept<K, V> | null, key: K, load: () => Promise<V | undefined>, since?: FeedMark): Promise<V | undefined> {
+  if (!kept) return load();
+  const known = await kept.getSince(key, since);
+  if (known !== undefined) return known;
+  const mark = kept.mark();
+  const value = await load();
+  if (value !== undefined) kept.keep(key, value, mark);
+  return value;
+}
+
 /** One FeedKept per database handle and purpose, made at first use; none without a change feed (PGlite). */
 export function keptPer<K, V>(forget: (payload: string, kept: Map<K, V>) => void) {
   const made = new WeakMap<ChangeFeed, FeedKept<K, V>>();

@@ -5,7 +5,7 @@
  */
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
-import { keptPer } from "../../../db/kept.server";
+import { keptPer, readThrough } from "../../../db/kept.server";
 import { signInAttemptCounts, trackingGuessCounts, type AttemptCountsTable } from "../../../db/schema";
 
 export interface AttemptCount {
@@ -19,7 +19,7 @@ export class SignInAttemptStore {
   readonly localKeys = false;
 
   constructor(
-    private readonly db: DbOrTx,
+    protected readonly db: DbOrTx,
     private readonly table: AttemptCountsTable = signInAttemptCounts,
   ) {}
 
@@ -88,20 +88,17 @@ const guessesKept = keptPer<string, KeptCount>((payload, kept) => {
  * shares the feed's sync instead of a statement of its own. The window is judged on each read.
  */
 export class TrackingGuessStore extends SignInAttemptStore {
-  constructor(private readonly guessDb: DbOrTx) {
-    super(guessDb, trackingGuessCounts);
+  constructor(db: DbOrTx) {
+    super(db, trackingGuessCounts);
   }
 
   override async get(key: string): Promise<AttemptCount | undefined> {
-    const kept = guessesKept(changeFeedOf(this.guessDb));
+    const kept = guessesKept(changeFeedOf(this.db));
     if (!kept) return super.get(key);
-    let count = await kept.get(key);
-    if (!count) {
-      const mark = kept.mark();
-      const [row] = await this.guessDb.select({ hits: trackingGuessCounts.hits, resetAt: trackingGuessCounts.resetAt }).from(trackingGuessCounts).where(eq(trackingGuessCounts.key, key));
-      count = { hits: row?.hits ?? 0, resetAt: row?.resetAt.getTime() ?? 0 };
-      kept.keep(key, count, mark);
-    }
+    const count = (await readThrough(kept, key, async () => {
+      const [row] = await this.db.select({ hits: trackingGuessCounts.hits, resetAt: trackingGuessCounts.resetAt }).from(trackingGuessCounts).where(eq(trackingGuessCounts.key, key));
+      return { hits: row?.hits ?? 0, resetAt: row?.resetAt.getTime() ?? 0 };
+    }))!;
     return count.resetAt > Date.now() ? { totalHits: count.hits, resetTime: new Date(count.resetAt) } : undefined;
   }
 }

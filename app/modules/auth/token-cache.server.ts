@@ -7,7 +7,7 @@
  * Kept by the token's SHA-256, so the tokens themselves are not held in memory.
  */
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
-import { keptPer } from "../../../db/kept.server";
+import { keptPer, readThrough } from "../../../db/kept.server";
 import { loadCurrentUserByToken, type CurrentUser } from "./current-user.server";
 import { forgetUsers } from "./session-cache.server";
 import { tokenDigest } from "./tokens.server";
@@ -18,12 +18,7 @@ const tokensKept = keptPer<string, CurrentUser>((payload, kept) => forgetUsers(p
 export async function userOfToken(db: DbOrTx, token: string): Promise<CurrentUser | null> {
   const cache = tokensKept(changeFeedOf(db));
   if (!cache) return loadCurrentUserByToken(db, token);
-  const key = tokenDigest(token);
-  const kept = await cache.get(key);
+  const user = await readThrough(cache, tokenDigest(token), async () => (await loadCurrentUserByToken(db, token)) ?? undefined);
   // a copy: the kept user is frozen and shared, and a request may replace its own user's fields
-  if (kept) return { ...kept };
-  const mark = cache.mark();
-  const user = await loadCurrentUserByToken(db, token);
-  if (user) cache.keep(key, { ...user }, mark);
-  return user;
+  return user ? { ...user } : null;
 }

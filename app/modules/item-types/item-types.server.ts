@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
-import { keptPer } from "../../../db/kept.server";
+import { keptPer, readThrough } from "../../../db/kept.server";
 import { consignmentItems, customers, itemTypes, sites } from "../../../db/schema";
 import { currentUserJson, type CurrentUser } from "../auth/current-user.server";
 import { forbiddenMessage } from "../auth/guard.server";
@@ -97,13 +97,8 @@ const keptTypes = keptPer<number, ItemTypeJson[]>((payload, kept) => {
 
 /** A customer's item types in their saved order (no access check: for callers that did it); each is frozen and shared. */
 export async function itemTypesOf(db: DbOrTx, customerId: number): Promise<ItemTypeJson[]> {
-  const kept = keptTypes(changeFeedOf(db));
-  const found = await kept?.get(customerId);
-  if (found) return [...found];
-  const mark = kept?.mark() ?? 0;
-  const types = (await ofCustomer(db).execute({ customerId })).map(toJson);
-  kept?.keep(customerId, types, mark);
-  return [...types];
+  const types = await readThrough(keptTypes(changeFeedOf(db)), customerId, async () => (await ofCustomer(db).execute({ customerId })).map(toJson));
+  return [...types!];
 }
 
 export async function listItemTypes(db: DbOrTx, user: CurrentUser, customerId: number): Promise<ItemTypeJson[]> {

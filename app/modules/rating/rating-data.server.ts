@@ -12,7 +12,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
 import type { FeedMark } from "../../../db/changes.server";
-import { keptPer } from "../../../db/kept.server";
+import { keptPer, readThrough } from "../../../db/kept.server";
 import { carrierAccounts, carriers, fuelLevies, rateLanes, ratingDataVersion, services, shippingRules, siteServices, surchargeSets, zones } from "../../../db/schema";
 import { compileRules, type CompiledRule, type StoredRule } from "../shipping-rules/evaluate";
 import { findPlaces, type Place } from "../localities/localities.server";
@@ -87,13 +87,8 @@ const stampsKept = keptPer<true, Stamp>((payload, kept) => {
  * the feed, as authenticating it does.
  */
 async function currentStamp(db: DbOrTx, since?: FeedMark): Promise<Stamp> {
-  const kept = stampsKept(changeFeedOf(db));
-  const known = await kept?.getSince(true, since);
-  if (known) return known;
-  const mark = kept?.mark() ?? 0;
-  const [stamp] = await stampStatement(db).execute();
+  const stamp = await readThrough(stampsKept(changeFeedOf(db)), true, async () => (await stampStatement(db).execute())[0], since);
   if (!stamp) throw new Error("rating_data_version has no row: run the migrations");
-  kept?.keep(true, stamp, mark);
   return stamp;
 }
 

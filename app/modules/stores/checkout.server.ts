@@ -8,7 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
 import type { FeedMark } from "../../../db/changes.server";
-import { keptPer } from "../../../db/kept.server";
+import { keptPer, readThrough } from "../../../db/kept.server";
 import { itemTypes, sites, storeProducts, stores } from "../../../db/schema";
 import { tokenDigest } from "../auth/tokens.server";
 import { todayIn } from "../calendar/site-time";
@@ -32,18 +32,8 @@ const storesKept = keptPer<string, FoundStore>((payload, kept) => {
 
 /** The store named in the path, with its site: kept where the database has a change feed, else one query. */
 async function storeByExternalId(db: DbOrTx, externalId: string): Promise<FoundStore | null> {
-  const kept = storesKept(changeFeedOf(db));
-  const known = await kept?.get(externalId);
-  if (known) return known;
-  const mark = kept?.mark() ?? 0;
-  const [row] = await db
-    .select({ store: stores, site: sites })
-    .from(stores)
-    .innerJoin(sites, eq(sites.id, stores.siteId))
-    .where(eq(stores.externalId, externalId))
-    .limit(1);
-  if (row) kept?.keep(externalId, row, mark);
-  return row ?? null;
+  const load = async () => (await db.select({ store: stores, site: sites }).from(stores).innerJoin(sites, eq(sites.id, stores.siteId)).where(eq(stores.externalId, externalId)).limit(1))[0];
+  return (await readThrough(storesKept(changeFeedOf(db)), externalId, load)) ?? null;
 }
 
 /** The Bearer token's SHA-256 against the stored one, in constant time (equal-length hex). */
