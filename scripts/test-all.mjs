@@ -57,6 +57,27 @@ ok = step("unit and integration tests (vitest)", vitest) && ok;
 // its own fresh database (so no shard sees another's data); one at a time, a spec's server and
 // browser left a core idle for most of the run (docs/decisions/036)
 const shards = Number(process.env.E2E_SHARDS ?? (scoped ? 1 : Math.min(2, os.availableParallelism())));
+// the specs dealt to the shards by their measured seconds (scripts/e2e-seconds.json; a spec not
+// yet measured counts as the median), the longest first to the shard with least: Playwright's
+// --shard deals by count, and the three accessibility specs, a third of the time, fell in one
+// shard (8.3 minutes against 5.3 on 2026-11-30). A stale figure costs time, never a test.
+function dealSpecs(count) {
+  const seconds = JSON.parse(readFileSync("scripts/e2e-seconds.json", "utf8"));
+  const known = Object.values(seconds).sort((a, b) => a - b);
+  const median = known[Math.floor(known.length / 2)] ?? 10;
+  const specs = readdirSync("tests/e2e")
+    .filter((f) => f.endsWith(".spec.ts"))
+    .map((f) => ({ file: `tests/e2e/${f}`, s: seconds[f] ?? median }))
+    .sort((a, b) => b.s - a.s || a.file.localeCompare(b.file));
+  const dealt = Array.from({ length: count }, () => ({ s: 0, files: [] }));
+  for (const spec of specs) {
+    const least = dealt.reduce((a, b) => (b.s < a.s ? b : a));
+    least.s += spec.s;
+    least.files.push(spec.file);
+  }
+  return dealt.map((d) => d.files.sort());
+}
+const dealtSpecs = scoped ? null : dealSpecs(shards);
 const basePort = Number(process.env.E2E_PORT ?? 3210);
 async function e2eShard(index) {
   const tag = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
@@ -82,7 +103,7 @@ async function e2eShard(index) {
   }
   const report = shards > 1 ? `.tmp/playwright-${index}.json` : ".tmp/playwright.json";
   rmSync(report, { force: true });
-  const args = ["playwright", "test", ...(scoped ? FRESH_E2E : []), ...(shards > 1 ? [`--shard=${index}/${shards}`] : [])];
+  const args = ["playwright", "test", ...(scoped ? FRESH_E2E : dealtSpecs[index - 1])];
   // each shard's port ten apart: CI's fresh-machine half holds E2E_PORT + 1
   env = { ...env, E2E_PORT: String(basePort + (index - 1) * 10), E2E_REPORT: report, E2E_OUTPUT: shards > 1 ? `test-results/shard-${index}` : "test-results" };
   const status = await new Promise((resolve) => {
