@@ -6,6 +6,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
+import type { FeedMark } from "../../../db/changes.server";
 import { manifests, sites } from "../../../db/schema";
 import { itemTypesOf } from "../item-types/item-types.server";
 import type { JobQueue } from "../jobs/queue";
@@ -77,12 +78,12 @@ export interface ScreenItemType {
 
 const n = (v: string | null) => (v == null ? null : Number(v));
 
-export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: number | null, url: URL, variant: Variant = "consignment") {
+export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: number | null, url: URL, variant: Variant = "consignment", since?: FeedMark) {
   const [consignment, mine, types, referenceChoices] = await Promise.all([
     id ? getConsignment(db, user, id) : Promise.resolve(null),
     // the user's own sites, in name order
     user.siteIds.length ? db.select().from(sites).where(inArray(sites.id, user.siteIds)).orderBy(asc(sites.name)) : Promise.resolve([]),
-    itemTypesOf(db, user.customer.id),
+    itemTypesOf(db, user.customer.id, since),
     customReferenceChoices(db, user),
   ]);
   if (consignment && !belongsTo(variant, consignment)) throw new AppError("not_found", `${VARIANTS[variant].noun === "quote" ? "Quote" : "Consignment"} not found`);
@@ -297,9 +298,9 @@ export const NO_CONSIGNMENT = "No consignment found";
 
 export function screenLoader(variant: Variant) {
   return async ({ request, context, params }: LoaderFunctionArgs) => {
-    const { user } = await requireUser(context, request);
+    const { user, since } = await requireUser(context, request);
     try {
-      return await loadConsignmentScreen(context.db, user, idOf(params.id), new URL(request.url), variant);
+      return await loadConsignmentScreen(context.db, user, idOf(params.id), new URL(request.url), variant, since);
     } catch (e) {
       // an unknown (or another customer's) consignment: the spec's warning, still a 404
       if (variant === "consignment" && e instanceof AppError && e.code === "not_found") throw data({ message: NO_CONSIGNMENT, type: "warning" }, { status: 404 });

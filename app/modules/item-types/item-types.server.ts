@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import { changeFeedOf, type DbOrTx } from "../../../db/client.server";
+import type { FeedMark } from "../../../db/changes.server";
 import { keptPer, readThrough } from "../../../db/kept.server";
 import { consignmentItems, customers, itemTypes, sites } from "../../../db/schema";
 import { currentUserJson, type CurrentUser } from "../auth/current-user.server";
@@ -96,8 +97,9 @@ const keptTypes = keptPer<number, ItemTypeJson[]>((payload, kept) => {
 });
 
 /** A customer's item types in their saved order (no access check: for callers that did it); each is frozen and shared. */
-export async function itemTypesOf(db: DbOrTx, customerId: number): Promise<ItemTypeJson[]> {
-  const types = await readThrough(keptTypes(changeFeedOf(db)), customerId, async () => (await ofCustomer(db).execute({ customerId })).map(toJson));
+export async function itemTypesOf(db: DbOrTx, customerId: number, since?: FeedMark): Promise<ItemTypeJson[]> {
+  // with the request's mark, the sync that authenticated it serves here too: no round trip of its own
+  const types = await readThrough(keptTypes(changeFeedOf(db)), customerId, async () => (await ofCustomer(db).execute({ customerId })).map(toJson), since);
   return [...types!];
 }
 
@@ -280,9 +282,9 @@ async function writeOrder(tx: DbOrTx, ids: number[]): Promise<void> {
  * GET /api/users/current (spec 1 section 3): the user, whose customer carries its item types in
  * their order, the fields the consignment screen reads.
  */
-export async function currentUserWithItemTypes(db: DbOrTx, user: CurrentUser) {
+export async function currentUserWithItemTypes(db: DbOrTx, user: CurrentUser, since?: FeedMark) {
   const json = currentUserJson(user);
-  const types = await itemTypesOf(db, user.customer.id);
+  const types = await itemTypesOf(db, user.customer.id, since);
   const item_types = types.map((t) => ({
     id: t.id,
     name: t.name,
