@@ -23,13 +23,18 @@ function migratedTemplate() {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * `open` is whose openDatabase makes the handle: the app's build's (startTestServer), so the app
+ * finds the handle's change feed and keeps what production keeps, or this copy's (a file without a
+ * server). A handle is known to the copy of db/client.server that made it.
+ */
+export async function createTestDatabase(open: typeof openDatabase = openDatabase): Promise<TestDatabase> {
   const baseUrl = process.env.DATABASE_URL;
   // the run's migrated copy (tests/support/global-setup.ts); migrating again below is then a no-op
   const template = migratedTemplate();
   if (!baseUrl) {
     const loadDataDir = template?.kind === "pglite" ? new Blob([readFileSync(template.file)]) : undefined;
-    const database = await openDatabase({ dataDir: "memory://", loadDataDir });
+    const database = await open({ dataDir: "memory://", loadDataDir });
     await migrateDatabase(database);
     return { database, drop: () => database.close() };
   }
@@ -39,7 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const database = await open({ url: url.toString() });
   await migrateDatabase(database);
   return {
     database,

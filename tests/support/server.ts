@@ -31,7 +31,9 @@ type ServeOptions = { rateLimit?: number } & Pick<AppOptions, "appUrl" | "trustP
  */
 export async function startTestServer(options: { rateLimit?: number; work?: boolean } & ServeOptions = {}): Promise<TestServer> {
   const { entry } = await loadBuild(root);
-  const test = await createTestDatabase();
+  // opened by the build, as server.ts opens it: the app then has the handle's change feed and keeps
+  // sessions, users and the rest as production does (decision 043), so every file tests them too
+  const test = await createTestDatabase(entry.openDatabase);
   const { database } = test;
   const services = await entry.createServices(database, { baseUrl: "http://localhost", mailFrom: "test@freightdesk.local" });
   const { queue, renderer } = services;
