@@ -4,6 +4,8 @@ import type { DbOrTx } from "./client.server";
 
 /** serial types name a column in CREATE TABLE only; a record's column list needs the plain type */
 const PLAIN: Record<string, string> = { serial: "integer", bigserial: "bigint", smallserial: "smallint" };
+/** Rows per statement: each statement's JSON parameter stays a few megabytes however many rows come. */
+const ROWS_PER_STATEMENT = 10_000;
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
@@ -13,7 +15,8 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * grouped by the keys they set, so a key a row leaves out takes the column's default, as in a
  * drizzle insert. Values go through the column's own mapping (dates, numerics); JSON and arrays
  * travel as JSON. Returns nothing: callers that need ids take them from the sequence first.
- * `onConflictDoNothing` skips a row a unique index already holds, as drizzle's insert does.
+ * `onConflictDoNothing` skips a row a unique index already holds, as drizzle's insert does. Outside
+ * a transaction, each statement of ROWS_PER_STATEMENT rows commits on its own.
  */
 export async function insertMany<T extends PgTable>(db: DbOrTx, table: T, rows: T["$inferInsert"][], options: { onConflictDoNothing?: boolean } = {}): Promise<void> {
   if (!rows.length) return;
@@ -37,8 +40,10 @@ export async function insertMany<T extends PgTable>(db: DbOrTx, table: T, rows: 
     const cols = keys.map((k) => columns[k]!);
     const names = cols.map((c) => quote(c.name)).join(", ");
     const types = cols.map((c) => `${quote(c.name)} ${PLAIN[c.getSQLType()] ?? c.getSQLType()}`).join(", ");
-    const json = group.map((row) => Object.fromEntries(keys.map((k, i) => [cols[i]!.name, toJson(cols[i]!, row[k])])));
-    await db.execute(sql`insert into ${table} (${sql.raw(names)}) select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as x(${sql.raw(types)})${sql.raw(options.onConflictDoNothing ? " on conflict do nothing" : "")}`);
+    for (let at = 0; at < group.length; at += ROWS_PER_STATEMENT) {
+      const json = group.slice(at, at + ROWS_PER_STATEMENT).map((row) => Object.fromEntries(keys.map((k, i) => [cols[i]!.name, toJson(cols[i]!, row[k])])));
+      await db.execute(sql`insert into ${table} (${sql.raw(names)}) select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as x(${sql.raw(types)})${sql.raw(options.onConflictDoNothing ? " on conflict do nothing" : "")}`);
+    }
   }
 }
 

@@ -123,7 +123,7 @@ export async function loadLocalities(db: DbOrTx, countries: Country[] = Object.k
     const rows = SOURCES[country]();
     // one JSON parameter per 10,000 rows (db/insert-many.ts): drizzle's placeholder per value made
     // this 3 s, paid by every test file that loads the places
-    for (let i = 0; i < rows.length; i += 10_000) await insertMany(db, localities, rows.slice(i, i + 10_000), { onConflictDoNothing: true });
+    await insertMany(db, localities, rows, { onConflictDoNothing: true });
     added[country] = rows.length;
   }
   return added;

@@ -100,7 +100,7 @@ export async function seedRatingDemo(db: DbOrTx): Promise<{ zones: number; lanes
     usStates.add(z.state);
     zoneRows.push({ carrierId: simex.id, country: "UNITED STATES OF AMERICA", postcode: z.zip, region: z.state, code: `US-${z.state}` });
   }
-  for (let i = 0; i < zoneRows.length; i += 10_000) await insertMany(db, zones, zoneRows.slice(i, i + 10_000));
+  await insertMany(db, zones, zoneRows);
 
   const serviceRows = await db.select().from(services);
   const tiers: Record<string, number> = { PP: 1, EXP: 1.7, GEN: 0.9, RXP: 1.3, ONT: 1.5, SDY: 2.6 };
@@ -158,7 +158,7 @@ export async function seedRatingDemo(db: DbOrTx): Promise<{ zones: number; lanes
       }
     }
   }
-  for (let i = 0; i < laneRows.length; i += 10_000) await insertMany(db, rateLanes, laneRows.slice(i, i + 10_000));
+  await insertMany(db, rateLanes, laneRows);
 
   await db.insert(fuelLevies).values([
     { carrierId: auspost.id, percentage: "8.5", effectiveFrom: "2026-01-01" },

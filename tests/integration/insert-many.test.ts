@@ -6,7 +6,7 @@
  * default, JSON stays JSON, numerics and dates keep their values, quotes and backslashes are
  * carried as written; asked to, a row a unique index already holds is skipped (the places' seed).
  */
-import { asc, inArray } from "drizzle-orm";
+import { asc, count, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { carriers, invoices } from "../../db/schema";
 import { insertMany } from "../../db/insert-many";
@@ -59,4 +59,12 @@ it("with onConflictDoNothing skips a row a unique index already holds and writes
     ["IMU1", "First"],
     ["IMU2", "Second"],
   ]);
+});
+
+it("writes every row of a batch larger than one statement carries (10,000 rows a statement)", async () => {
+  const db = test.database.db;
+  const rows = Array.from({ length: 10_003 }, (_, i) => ({ name: `Bulk ${i}`, code: `IMB${i}` }));
+  await insertMany(db, carriers, rows);
+  const [written] = await db.select({ n: count() }).from(carriers).where(like(carriers.code, "IMB%"));
+  expect(written?.n).toBe(10_003);
 });
