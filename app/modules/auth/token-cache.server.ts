@@ -16,9 +16,7 @@ const tokensKept = keptPer<string, CurrentUser>((payload, kept) => forgetUsers(p
 
 /** The user whose token this is (null: none, or one who may not sign in), kept where a change feed allows. */
 export async function userOfToken(db: DbOrTx, token: string): Promise<CurrentUser | null> {
-  const cache = tokensKept(changeFeedOf(db));
-  if (!cache) return loadCurrentUserByToken(db, token);
-  const user = await readThrough(cache, tokenDigest(token), async () => (await loadCurrentUserByToken(db, token)) ?? undefined);
+  const user = await readThrough(tokensKept(changeFeedOf(db)), tokenDigest(token), async () => (await loadCurrentUserByToken(db, token)) ?? undefined);
   // a copy: the kept user is frozen and shared, and a request may replace its own user's fields
   return user ? { ...user } : null;
 }
