@@ -16,7 +16,7 @@ import { addressValues } from "../addresses/address-json";
 import { complete, serviceKey, type CompletionLookups } from "../consignments/completion.server";
 import { customReferenceChoices } from "../consignments/custom-reference.server";
 import { consignmentValues, dangerousGoodsValues, itemValues, quoteQuantityErrors, type OfferedService } from "../consignments/saved-values.server";
-import { siteSenderAddress } from "../consignments/screen.server";
+import { siteSenderAddress } from "../consignments/site-sender";
 import { consignmentInputSchema, type ConsignmentInput } from "../consignments/schema";
 import { skippedLocalTimes } from "../calendar/site-time";
 import { ratingData, type RatingData } from "../rating/rating-data.server";

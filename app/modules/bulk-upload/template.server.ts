@@ -12,7 +12,7 @@ import { nextBusinessDay } from "../calendar/business-days";
 import { todayIn } from "../calendar/site-time";
 import { customReferenceChoices } from "../consignments/custom-reference.server";
 import { ratingPayloadOf } from "../consignments/form";
-import { siteSenderAddress } from "../consignments/screen.server";
+import { siteSenderAddress } from "../consignments/site-sender";
 import { rateWithCosts } from "../rating/rating.server";
 import { ratingData } from "../rating/rating-data.server";
 import { exampleCells, templateCsv } from "./columns";

@@ -8,6 +8,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import type { FeedMark } from "../../../db/changes.server";
 import { manifests, sites } from "../../../db/schema";
+import { siteSenderAddress } from "./site-sender";
 import { itemTypesOf } from "../item-types/item-types.server";
 import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
@@ -379,23 +380,4 @@ async function despatchIntents(
     default:
       return null;
   }
-}
-
-type SiteAddressFields = Pick<typeof sites.$inferSelect, "name" | "addressLine1" | "addressLine2" | "locality" | "sublocality" | "postcode" | "region" | "country" | "phone" | "email" | "addressType">;
-
-/** A site's address as a consignment's sender (the screen's default; the bulk upload's sender). */
-export function siteSenderAddress(s: SiteAddressFields) {
-  return {
-    name: s.name,
-    address_line_1: s.addressLine1,
-    address_line_2: s.addressLine2,
-    locality: s.locality,
-    sublocality: s.sublocality,
-    postcode: s.postcode,
-    region: s.region,
-    country: s.country,
-    phone: s.phone,
-    email: s.email,
-    address_type: s.addressType,
-  };
 }
