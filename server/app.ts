@@ -9,6 +9,7 @@ import type { AppServices, ReadinessCheck } from "../app/services.server";
 import type { AppEntry } from "./build";
 import { bodyLimit } from "./body-limit";
 import { sendResponse, toFetchRequest } from "./remix-bridge";
+import { apiLane } from "./api-lane";
 import { answerHealth } from "./health";
 import { REFUSED } from "./refuse";
 import { jsonBodiesOnly, sameOriginOnly } from "./same-origin";
@@ -89,6 +90,8 @@ export interface AppOptions {
   googleMapsApiKey?: string;
   /** when given, GET /healthz and /readyz are answered (server/health.ts) */
   readiness?: ReadinessCheck;
+  /** false: every call goes through Remix, the lane's calls too (the test comparing the two doors) */
+  lane?: boolean;
 }
 
 /** TRUST_PROXY's text as Express's "trust proxy" value: unset or "false" none, "true" all, digits a hop count, else addresses. */
@@ -148,13 +151,16 @@ export function createApp(options: AppOptions) {
   app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
   // Remix's Express adapter (server/remix-bridge.ts), opened up so that every /api POST passes the idempotency keys
   // (docs/decisions/038): a retry with the same Idempotency-Key gets the first answer again
+  const loadContext = (res: Response): AppLoadContext => ({ ...options.services, cspNonce: res.locals.cspNonce as string });
+  // the hot JSON calls, answered by the same functions without Remix's conversions (decision 046)
+  if (options.lane !== false) app.use(apiLane(options.build, loadContext));
   const handleRequest = createRequestHandler(options.build, options.production ? "production" : "development");
   app.all("*", async (req, res, next) => {
     try {
       const request = toFetchRequest(req, res);
       // the adapter leaves out empty headers: an empty key is a key refused (400), not no key
       if (req.headers["idempotency-key"] === "") request.headers.set("Idempotency-Key", "");
-      const context: AppLoadContext = { ...options.services, cspNonce: res.locals.cspNonce as string };
+      const context = loadContext(res);
       const response = await entry.withIdempotency(context, request, (r) => handleRequest(r, context));
       await sendResponse(res, response);
     } catch (error) {

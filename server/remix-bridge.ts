@@ -14,15 +14,21 @@ function portOf(header: string | undefined): number | undefined {
 }
 
 /**
- * The fetch Request for Remix. The URL is the adapter's: the protocol and host as Express reads
- * them ("trust proxy" decides whether X-Forwarded-* count), the port of X-Forwarded-Host or Host,
- * the original URL. The headers are handed over once as pairs (a Headers object first meant
+ * The request's URL as the adapter makes it: the protocol and host as Express reads them ("trust
+ * proxy" decides whether X-Forwarded-* count), the port of X-Forwarded-Host or Host, the original URL.
+ */
+export function requestUrl(req: ExpressRequest): string {
+  const port = portOf(req.get("x-forwarded-host")) ?? portOf(req.headers.host);
+  return `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;
+}
+
+/**
+ * The fetch Request for Remix, at requestUrl. The headers are handed over once as pairs (a Headers object first meant
  * validating and copying each twice), leaving out empty ones as the adapter does. The signal aborts
  * when the response closes before it finished (the client went away).
  */
 export function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
-  const port = portOf(req.get("x-forwarded-host")) ?? portOf(req.headers.host);
-  const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;
+  const url = requestUrl(req);
   const headers: Array<[string, string]> = [];
   const raw = req.headers;
   for (const key in raw) {

@@ -1,5 +1,22 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { env } from "./env.server";
 import { AppError } from "./errors";
+
+/**
+ * What an /api call reads of its request. A fetch `Request` is one; so is the plain call that
+ * server/api-lane.ts makes from Express's request for the hot calls, sparing them Remix's
+ * conversions (decision 046).
+ */
+export interface CallRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Pick<Headers, "get">;
+  json(): Promise<unknown>;
+  formData(): Promise<FormData>;
+}
+
+/** An /api call as a route module exports it in its `lane`: the same function its loader or action calls. */
+export type LaneCall = (request: CallRequest, context: AppLoadContext) => Promise<Response>;
 
 /** JSON error body in the /api contract shape. */
 export function errorResponse(error: AppError): Response {
@@ -61,7 +78,7 @@ export function inputRefusedByDatabase(error: unknown): { code: string; message:
 }
 
 /** Methods that may change state; GET and HEAD never do. */
-export function assertMethod(request: Request, ...allowed: string[]): void {
+export function assertMethod(request: CallRequest, ...allowed: string[]): void {
   if (!allowed.includes(request.method.toUpperCase())) {
     throw Response.json({ errors: { base: [`Method ${request.method} not allowed`] } }, { status: 405, headers: { Allow: allowed.join(", ") } });
   }
@@ -76,7 +93,7 @@ export const MAX_JSON_DEPTH = 32;
  * MAX_JSON_DEPTH (400) and NUL characters, which PostgreSQL text cannot hold (422 naming the
  * field). A body that is not the JSON or form it says it is answers 400.
  */
-export async function readBody(request: Request): Promise<Record<string, unknown>> {
+export async function readBody(request: CallRequest): Promise<Record<string, unknown>> {
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("application/json")) {
     const body: unknown = await request.json().catch(() => {
@@ -95,7 +112,7 @@ export async function readBody(request: Request): Promise<Record<string, unknown
 }
 
 /** request.formData(), with a body that is not the form it claims to be as a 400 (not a TypeError). */
-export async function readForm(request: Request): Promise<FormData> {
+export async function readForm(request: Pick<CallRequest, "formData">): Promise<FormData> {
   try {
     return await request.formData();
   } catch {

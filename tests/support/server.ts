@@ -21,7 +21,7 @@ export interface TestServer {
 }
 
 /** The app's sign-in limit (default: none to speak of), APP_URL and TRUST_PROXY. */
-type ServeOptions = { rateLimit?: number } & Pick<AppOptions, "appUrl" | "trustProxy">;
+type ServeOptions = { rateLimit?: number } & Pick<AppOptions, "appUrl" | "trustProxy" | "lane">;
 
 /**
  * The real app (Express, CSP, rate limit, Remix build, modules) on a random local port, over a
@@ -72,6 +72,7 @@ export async function serveApp(services: AppOptions["services"], options: ServeO
     production: true,
     root,
     appUrl: options.appUrl,
+    lane: options.lane,
     trustProxy: options.trustProxy,
   });
   const server = keepConnections(app.listen(0));

@@ -2,6 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { changeFeedOf } from "../../../db/client.server";
 import type { FeedMark } from "../../../db/changes.server";
 import { AppError } from "../../utils/errors";
+import type { CallRequest } from "../../utils/http.server";
 import type { CurrentUser } from "./current-user.server";
 import { canAccessPath, isAdmin, type AccessSubject } from "./roles";
 import { sessionCacheOf } from "./session-cache.server";
@@ -26,7 +27,7 @@ export interface Signed {
 const perRequest = new WeakMap<AppLoadContext, Promise<Signed | null>>();
 
 /** The signed-in user of a browser request (session cookie), or null. */
-export function optionalUser(context: AppLoadContext, request: Request): Promise<Signed | null> {
+export function optionalUser(context: AppLoadContext, request: CallRequest): Promise<Signed | null> {
   if (request.method !== "GET") return loadSigned(context, request);
   let signed = perRequest.get(context);
   if (!signed) {
@@ -36,7 +37,7 @@ export function optionalUser(context: AppLoadContext, request: Request): Promise
   return signed;
 }
 
-async function loadSigned(context: AppLoadContext, request: Request): Promise<Signed | null> {
+async function loadSigned(context: AppLoadContext, request: CallRequest): Promise<Signed | null> {
   const token = readSessionToken(request);
   if (!token) return null;
   const since = changeFeedOf(context.db)?.mark();
@@ -86,7 +87,7 @@ export function authorize(user: CurrentUser, allowed: boolean | ((u: CurrentUser
   if (!ok) throw new AppError("forbidden", forbiddenMessage(user));
 }
 
-async function userFromBearer(context: AppLoadContext, request: Request): Promise<CurrentUser | null> {
+async function userFromBearer(context: AppLoadContext, request: CallRequest): Promise<CurrentUser | null> {
   const header = request.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   if (!match) return null;
@@ -99,7 +100,7 @@ async function userFromBearer(context: AppLoadContext, request: Request): Promis
  */
 export async function requireApiUser(
   context: AppLoadContext,
-  request: Request,
+  request: CallRequest,
   options: { allowPasswordReset?: boolean } = {},
 ): Promise<Signed> {
   const since = changeFeedOf(context.db)?.mark();

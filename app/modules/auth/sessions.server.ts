@@ -24,7 +24,7 @@ export function clearSessionCookie(secure: boolean): string {
   return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
 }
 
-export function readSessionToken(request: Request): string | null {
+export function readSessionToken(request: { headers: Pick<Headers, "get"> }): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
   for (const part of header.split(";")) {

@@ -1,0 +1,144 @@
+/**
+ * server/api-lane.ts on its own (decision 046): which requests it takes and which it leaves to
+ * Remix, and that the plain call it hands a route reads as the fetch Request the bridge would make.
+ * tests/integration/api-lane.test.ts compares the real calls' answers through both doors.
+ */
+import type { ServerBuild } from "@remix-run/node";
+import express from "express";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { apiLane, laneCalls, PlainCall } from "../../server/api-lane";
+import { toFetchRequest } from "../../server/remix-bridge";
+import type { CallRequest, LaneCall } from "../../app/utils/http.server";
+
+type Route = { id: string; parentId?: string; path?: string; module: Record<string, unknown> };
+const buildOf = (routes: Route[]) => ({ routes: Object.fromEntries(routes.map((r) => [r.id, r])) }) as unknown as ServerBuild;
+
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+async function listen(app: express.Express) {
+  const server = http.createServer(app);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** An app with the lane over `lane` at /api/thing, and Remix's place taken by an answer naming it. */
+async function appWith(lane: Record<string, LaneCall>) {
+  const app = express();
+  app.set("trust proxy", 1);
+  app.use(apiLane(buildOf([{ id: "routes/api+/thing", parentId: "root", path: "api/thing", module: { lane } }]), () => ({}) as never));
+  app.all("*", (_req, res) => void res.status(299).send("remix"));
+  return listen(app);
+}
+
+describe("the lane's routes", () => {
+  it("are the routes whose module exports a lane, at their exact paths", () => {
+    const lane = { GET: async () => new Response() };
+    const calls = laneCalls(buildOf([{ id: "a", parentId: "root", path: "api/a", module: { lane } }, { id: "b", parentId: "root", path: "api/b", module: {} }]));
+    expect([...calls.keys()]).toEqual(["/api/a"]);
+  });
+
+  it("refuse a lane on a route with a parameter or under a layout, whose path is not its only match", () => {
+    const lane = { GET: async () => new Response() };
+    expect(() => laneCalls(buildOf([{ id: "p", parentId: "root", path: "api/things/:id", module: { lane } }]))).toThrow(/fixed path/);
+    expect(() => laneCalls(buildOf([{ id: "n", parentId: "routes/api+/things", path: "mine", module: { lane } }]))).toThrow(/fixed path/);
+  });
+});
+
+describe("the lane", () => {
+  it("answers its methods at its path with the call's Response, and leaves everything else to Remix", async () => {
+    const seen: CallRequest[] = [];
+    const answer = (body: string) => async (request: CallRequest) => {
+      seen.push(request);
+      return Response.json({ body }, { status: 201, headers: { "X-Thing": "1" } });
+    };
+    const base = await appWith({ GET: answer("got"), POST: answer("posted") });
+
+    const got = await fetch(`${base}/api/thing?q=1`);
+    expect([got.status, got.headers.get("x-thing"), await got.json()]).toEqual([201, "1", { body: "got" }]);
+    const posted = await fetch(`${base}/api/thing`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(await posted.json()).toEqual({ body: "posted" });
+    expect(seen).toHaveLength(2);
+
+    // to Remix: another method, another path (a trailing slash, another case), a key to keep
+    for (const [path, init] of [
+      ["/api/thing", { method: "PUT", body: "{}" }],
+      ["/api/thing", { method: "HEAD" }],
+      ["/api/thing/", {}],
+      ["/API/thing", {}],
+      ["/api/things", {}],
+      ["/api/thing", { method: "POST", headers: { "Idempotency-Key": "k-1" }, body: "{}" }],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, init);
+      expect(res.status, `${init.method ?? "GET"} ${path}`).toBe(299);
+    }
+    expect(seen).toHaveLength(2);
+  });
+
+  it("passes a call's failure on to Express, as the Remix handler's are", async () => {
+    const base = await appWith({ GET: async () => Promise.reject(new Error("boom")) });
+    expect((await fetch(`${base}/api/thing`)).status).toBe(500);
+  });
+});
+
+describe("the plain call", () => {
+  /** A request as the lane sees it (PlainCall) beside the fetch Request the bridge makes of it, and the JSON each reads. */
+  async function seen(path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) {
+    const app = express();
+    app.set("trust proxy", 1);
+    let got: { plain: PlainCall; fetched: Request; json: unknown } | undefined;
+    app.all("*", (req, res) => {
+      const plain = new PlainCall(req);
+      const fetched = toFetchRequest(req, res);
+      void plain.json().then(
+        (json) => ((got = { plain, fetched, json }), res.end()),
+        (e: Error) => ((got = { plain, fetched, json: e.name }), res.end()),
+      );
+    });
+    const base = await listen(app);
+    await fetch(`${base}${path}`, init as RequestInit);
+    return got!;
+  }
+
+  /** What fetch's own json() reads of these bytes (the name of its error when it fails). */
+  const fetchJson = (body: string | Buffer) => new Response(typeof body === "string" ? body : new Uint8Array(body)).json().catch((e: Error) => e.name);
+
+  it("has the fetch Request's method, URL (behind a proxy too) and headers", async () => {
+    const headers = { "content-type": "application/json", "X-Forwarded-Host": "freight.example:8443", "X-Forwarded-Proto": "https", Cookie: "a=1; b=2", "X-Empty": "" };
+    const { plain, fetched, json } = await seen("/api/thing?x=1&y=%20", { method: "POST", headers, body: '{"a":[1,"é"]}' });
+    expect(plain.method).toBe(fetched.method);
+    expect(plain.url).toBe(fetched.url);
+    expect(plain.url).toBe("https://freight.example:8443/api/thing?x=1&y=%20");
+    for (const name of ["content-type", "Content-Type", "cookie", "x-forwarded-host", "x-empty", "authorization", "host", "content-length"]) {
+      expect(plain.headers.get(name), name).toBe(fetched.headers.get(name));
+    }
+    expect(json).toEqual({ a: [1, "é"] });
+  });
+
+  it("reads JSON as fetch does: a byte order mark dropped, bad JSON and an empty body a SyntaxError", async () => {
+    for (const body of [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"b":2}')]), "{bad", "", "[1]", Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])]) {
+      const { json } = await seen("/x", { method: "POST", body });
+      expect(json, String(body)).toEqual(await fetchJson(body));
+    }
+    // a GET has no body: as fetch's, its JSON is a SyntaxError
+    expect((await seen("/x")).json).toBe("SyntaxError");
+  });
+
+  it("reads a form as fetch does", async () => {
+    const app = express();
+    let form: FormData | undefined;
+    app.all("*", (req, res) => void new PlainCall(req).formData().then((f) => ((form = f), res.end())));
+    const base = await listen(app);
+    await fetch(`${base}/x`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=1&b=%C3%A9&a=2" });
+    expect([...form!]).toEqual([
+      ["a", "1"],
+      ["b", "é"],
+      ["a", "2"],
+    ]);
+  });
+});
