@@ -45,6 +45,8 @@ const RATING = {
 };
 
 const TARGETS: Target[] = [
+  // the cheapest answer the app gives: a 405 before any database work, through every middleware and Remix
+  { name: "cheapest", spec: (url) => ({ url: `${url}/api/carrier_selection`, total: 3000, concurrency: 10, expect: [405, 405] }) },
   { name: "users-current", spec: (url, { cookie }) => ({ url: `${url}/api/users/current`, headers: { cookie, accept: "application/json" }, total: 3000, concurrency: 10 }) },
   {
     name: "carrier-selection",
