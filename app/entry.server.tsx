@@ -27,29 +27,39 @@ export default function handleRequest(
   const readyEvent = documentPost || isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // armed before the render starts, fired (if ever) long after `abort` below exists
+    const timer = setTimeout(() => abort(), ABORT_DELAY);
+    const ready = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      responseHeaders.set("Content-Type", "text/html");
+      if (documentPost) {
+        const chunks: Buffer[] = [];
+        body.on("data", (c: Buffer) => chunks.push(c));
+        body.on("end", () => resolve(new Response(autofocusFirstInvalid(Buffer.concat(chunks).toString("utf8")), { headers: responseHeaders, status: responseStatusCode })));
+        pipe(body);
+        return;
+      }
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html");
-          if (documentPost) {
-            const chunks: Buffer[] = [];
-            body.on("data", (c: Buffer) => chunks.push(c));
-            body.on("end", () => resolve(new Response(autofocusFirstInvalid(Buffer.concat(chunks).toString("utf8")), { headers: responseHeaders, status: responseStatusCode })));
-            pipe(body);
-            return;
-          }
-          resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-          );
-          pipe(body);
+        onShellReady() {
+          if (readyEvent === "onShellReady") ready();
+        },
+        onAllReady() {
+          // rendered whole: nothing left to abort. Left to run, each view's timer kept its whole
+          // render alive for 5 s (hundreds at once under load, all for the collector to carry)
+          clearTimeout(timer);
+          if (readyEvent === "onAllReady") ready();
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -58,6 +68,5 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
   });
 }
