@@ -1,14 +1,15 @@
 /**
- * The hot /api calls answered below Remix (issue 32, decision 046). A route module may export a
- * `lane` ({ GET?, POST? }: the same function its loader or action calls). Such a call is answered
- * here from Express's request: the function reads a plain request (app/utils/http.server's
- * CallRequest) instead of a fetch Request, and Remix's router and request handler are skipped. Its
- * Response is written by the bridge's sendResponse, as Remix's would be. Measured on an
- * authenticated call, that was a fifth of its CPU.
+ * The hot calls answered below Remix (issue 32, decision 046). A route module may export a `lane`
+ * ({ GET?, POST? }: the same function its loader or action calls). Such a call is answered here
+ * from Express's request: the function reads a plain request (app/utils/http.server's CallRequest)
+ * instead of a fetch Request, and Remix's router and request handler are skipped. Its Response is
+ * written by the bridge's sendResponse, as Remix's would be. Measured on an authenticated call,
+ * that was a fifth of its CPU.
  *
  * Anything this does not take goes on to Remix, which answers it with the same function: another
- * method, a path that is not the route's exact path (Remix's matching is wider), and a POST with
- * an Idempotency-Key, which the idempotency keys read as a fetch Request (decision 038).
+ * method, a path Remix would match but the lane's pattern does not (another case, a trailing
+ * slash, an escaped parameter), and a POST with an Idempotency-Key, which the idempotency keys
+ * read as a fetch Request (decision 038).
  */
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { Request as ExpressRequest, RequestHandler } from "express";
@@ -16,20 +17,83 @@ import type { CallRequest, LaneCall } from "../app/utils/http.server";
 import { requestUrl, sendResponse } from "./remix-bridge";
 
 type Lane = Partial<Record<"GET" | "POST", LaneCall>>;
+type Route = ServerBuild["routes"][string];
 
-/** The exact path of each route whose module exports a lane, from the build's own route list. */
-export function laneCalls(build: ServerBuild): Map<string, Lane> {
-  const calls = new Map<string, Lane>();
-  for (const route of Object.values(build.routes)) {
+/** A lane's path as a pattern: its parameters' names, in order, and a regular expression for the URL's path. */
+interface LanePath {
+  pattern: RegExp;
+  names: string[];
+  lane: Lane;
+}
+
+/**
+ * A parameter's value the lane takes: the characters no URL escapes, so that its text is the value
+ * Remix would decode. Any other (a %-escape, a dot) goes to Remix.
+ */
+const PARAM = "([A-Za-z0-9_-]+)";
+
+function fullPath(routes: ServerBuild["routes"], route: Route): string[] {
+  const segments: string[] = [];
+  for (let r: Route | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) {
+    if (r.path) segments.unshift(...r.path.split("/").filter(Boolean));
+  }
+  return segments;
+}
+
+/** Every run of segments a path can match: with and without each optional one. */
+function shapesOf(segments: string[]): string[][] {
+  let shapes: string[][] = [[]];
+  for (const s of segments) {
+    shapes = s.endsWith("?") ? shapes.flatMap((shape) => [shape, [...shape, s.slice(0, -1)]]) : shapes.map((shape) => [...shape, s]);
+  }
+  return shapes;
+}
+
+/**
+ * Whether a route with these segments could match a URL the lane's would: as many segments, each
+ * either equal (Remix matches case-insensitively) or a parameter on one side. A splat route ranks
+ * below every route that matches without one.
+ */
+function overlaps(lane: string[], other: string[]): boolean {
+  if (other.some((s) => s.endsWith("*"))) return false;
+  return shapesOf(other).some((o) => o.length === lane.length && o.every((s, i) => s.startsWith(":") || lane[i]!.startsWith(":") || s.toLowerCase() === lane[i]!.toLowerCase()));
+}
+
+/**
+ * The routes whose module exports a lane, from the build's own route list. A lane's route must be
+ * where Remix would go for every URL the lane takes: no parameter but plain ones, no index or
+ * pathless child, and (with a parameter) no other route that could match the same URL.
+ */
+export function laneCalls(build: ServerBuild): LanePath[] {
+  const routes = build.routes;
+  const calls: LanePath[] = [];
+  for (const route of Object.values(routes)) {
     const lane = (route.module as { lane?: Lane }).lane;
     if (!lane) continue;
-    // a path of its own, under no layout and with no parameter: its exact path is its only match
-    if (route.parentId !== "root" || !route.path || /[:*?]/.test(route.path)) {
-      throw new Error(`${route.id} exports a lane, but only a route with a fixed path of its own may`);
+    const segments = fullPath(routes, route);
+    const refuse = (why: string) => new Error(`${route.id} exports a lane, but ${why}`);
+    if (!segments.length || segments.some((s) => s.includes("*") || s.endsWith("?") || (s.startsWith(":") && !/^:\w+$/.test(s)))) throw refuse("its path is not a plain one");
+    if (Object.values(routes).some((r) => r.parentId === route.id && (r.index || !r.path))) throw refuse("an index or pathless route below it shares its URL");
+    if (segments.some((s) => s.startsWith(":"))) {
+      const rival = Object.values(routes).find((r) => r.id !== route.id && r.module && (r.path || r.index) && overlaps(segments, fullPath(routes, r)));
+      if (rival) throw refuse(`${rival.id} could match the same URL`);
     }
-    calls.set(`/${route.path}`, lane);
+    const names = segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+    const source = segments.map((s) => (s.startsWith(":") ? PARAM : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
+    calls.push({ pattern: new RegExp(`^/${source}$`), names, lane });
   }
   return calls;
+}
+
+/** The lane call for this method and path, with its parameters; none when Remix should answer. */
+function laneFor(calls: LanePath[], method: string, path: string): { call: LaneCall; params: Record<string, string> } | null {
+  for (const { pattern, names, lane } of calls) {
+    const call = lane[method as "GET" | "POST"];
+    if (!call) continue;
+    const match = pattern.exec(path);
+    if (match) return { call, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
+  }
+  return null;
 }
 
 const decoder = new TextDecoder();
@@ -88,14 +152,21 @@ export class PlainCall implements CallRequest {
   }
 }
 
-/** Express middleware answering the lane calls; `context` makes the call's load context, as the Remix handler's is made. */
+/**
+ * Express middleware answering the lane calls; `context` makes the call's load context, as the
+ * Remix handler's is made. A GET whose call throws goes on to Remix, which runs it again and
+ * answers the failure as it answers any loader's (a GET changes nothing, so running it twice is
+ * safe); any other call's failure goes to Express's error handling.
+ */
 export function apiLane(build: ServerBuild, context: (res: Parameters<RequestHandler>[1]) => AppLoadContext): RequestHandler {
   const calls = laneCalls(build);
   return (req, res, next) => {
-    const call = calls.get(req.path)?.[req.method as "GET" | "POST"];
-    if (!call || req.headers["idempotency-key"] !== undefined) return next();
-    call(new PlainCall(req), context(res))
-      .then((response) => sendResponse(res, response))
-      .catch(next);
+    if (req.headers["idempotency-key"] !== undefined) return next();
+    const found = laneFor(calls, req.method, req.path);
+    if (!found) return next();
+    found.call(new PlainCall(req), context(res), found.params).then(
+      (response) => sendResponse(res, response),
+      (error: unknown) => (req.method === "GET" && !res.headersSent ? next() : next(error)),
+    ).catch(next);
   };
 }

@@ -15,8 +15,8 @@ export interface CallRequest {
   formData(): Promise<FormData>;
 }
 
-/** An /api call as a route module exports it in its `lane`: the same function its loader or action calls. */
-export type LaneCall = (request: CallRequest, context: AppLoadContext) => Promise<Response>;
+/** A call as a route module exports it in its `lane`: the same function its loader or action calls. */
+export type LaneCall = (request: CallRequest, context: AppLoadContext, params: Record<string, string | undefined>) => Promise<Response>;
 
 /** JSON error body in the /api contract shape. */
 export function errorResponse(error: AppError): Response {

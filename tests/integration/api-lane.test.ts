@@ -2,9 +2,10 @@ import { eq } from "drizzle-orm";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { localities, rateLanes, users, zones } from "../../db/schema";
+import { consignments, localities, rateLanes, users, zones } from "../../db/schema";
 import { seedDemo } from "../../db/seed/demo";
 import { createCarrier, createService, createSiteService } from "../../db/seed/factories";
+import { futureDate, receiver, senders } from "../support/despatch";
 import { MEL_TO_BNE, MEL_TO_BNE_LOCALITIES } from "../support/rating";
 import { laneCalls } from "../../server/api-lane";
 import { loadBuild } from "../../server/build";
@@ -13,8 +14,8 @@ import { Client, serveApp, startTestServer, type TestServer } from "../support/s
 const root = path.resolve(import.meta.dirname, "../..");
 
 /**
- * Decision 046: the lane (server/api-lane.ts) answers GET /api/users/current and POST
- * /api/carrier_selection below Remix. Two apps over one database and one set of services, one with
+ * Decision 046: the lane (server/api-lane.ts) answers GET /api/users/current, POST
+ * /api/carrier_selection and the public tracking page below Remix. Two apps over one database and one set of services, one with
  * the lane and one without, are asked the same things; every answer must be the same status,
  * headers and bytes, from a good call to each way a call can be refused.
  */
@@ -23,6 +24,7 @@ let plain: Awaited<ReturnType<typeof serveApp>>;
 let cookie: string;
 let bearer: string;
 let resetCookie: string;
+let token: string;
 
 beforeAll(async () => {
   // a despatch date may not be in the past: the app (in this process) reads this clock
@@ -44,6 +46,13 @@ beforeAll(async () => {
   const despatcher = new Client(server.url);
   expect((await despatcher.signIn("despatcher@example.com")).status).toBe(200);
   cookie = despatcher.cookie;
+  const saved = await despatcher.json<{ id: number }>("/api/consignments", {
+    json: { site_code: "MEL", reference: "LANE-1", despatch_date: futureDate(), sender_address: senders.MEL, receiver_address: receiver, items: [{ quantity: 1, length: 40, width: 30, height: 30, weight_in_uom: "10" }], carrier_code: "LANECO", service_code: "ROAD" },
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+  // its link opens once it has left
+  const [tracked] = await db.update(consignments).set({ state: "despatched" }).where(eq(consignments.id, saved.body.id)).returning({ token: consignments.publicTrackingToken });
+  token = tracked!.token;
   bearer = "tok-lane-despatcher";
   await db.update(users).set({ authenticationToken: bearer }).where(eq(users.email, "despatcher@example.com"));
   const reset = new Client(server.url);
@@ -95,14 +104,16 @@ const rating = (over: Record<string, unknown> = {}) => JSON.stringify({ despatch
 const json = { "content-type": "application/json", accept: "application/json" };
 
 describe("the lane", () => {
-  it("takes exactly the two calls whose route modules export one, at their paths", async () => {
+  it("takes exactly the three calls whose route modules export one, at their paths", async () => {
     const { build } = await loadBuild(root);
-    expect(new Map([...laneCalls(build)].map(([path, lane]) => [path, Object.keys(lane)]))).toEqual(
-      new Map([
-        ["/api/carrier_selection", ["POST"]],
-        ["/api/users/current", ["GET"]],
+    expect(laneCalls(build).map(({ pattern, lane }) => [pattern.source, Object.keys(lane)])).toEqual(
+      expect.arrayContaining([
+        ["^\\/api\\/carrier_selection$", ["POST"]],
+        ["^\\/api\\/users\\/current$", ["GET"]],
+        ["^\\/track\\/([A-Za-z0-9_-]+)$", ["GET"]],
       ]),
     );
+    expect(laneCalls(build)).toHaveLength(3);
   });
 });
 
@@ -170,5 +181,21 @@ describe("POST /api/carrier_selection through the lane and through Remix", () =>
     const huge = JSON.stringify({ padding: "x".repeat(4 * 1024 * 1024 + 10) });
     const answer = await both("/api/carrier_selection", { method: "POST", headers: { ...json, cookie, "transfer-encoding": "chunked" }, body: huge });
     expect(answer.status).toBe(413);
+  });
+});
+
+describe("GET /track/{token} through the lane and through Remix", () => {
+  it("shows a tracked consignment alike, and an unknown link alike", async () => {
+    const page = await both(`/track/${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect((await both("/track/0000000000000000000000")).status).toBe(404);
+  });
+
+  it("answers alike what the lane leaves to Remix: an escaped token, a dot, a trailing slash, the POD, HEAD", async () => {
+    for (const path of [`/track/${token}/`, `/track/%41${token.slice(1)}`, "/track/a.b", `/track/${token}/pod`]) {
+      expect([200, 404]).toContain((await both(path)).status);
+    }
+    expect((await both(`/track/${token}`, { method: "HEAD" })).status).toBe(200);
   });
 });

@@ -12,7 +12,7 @@ import { apiLane, laneCalls, PlainCall } from "../../server/api-lane";
 import { toFetchRequest } from "../../server/remix-bridge";
 import type { CallRequest, LaneCall } from "../../app/utils/http.server";
 
-type Route = { id: string; parentId?: string; path?: string; module: Record<string, unknown> };
+type Route = { id: string; parentId?: string; path?: string; index?: boolean; module: Record<string, unknown> };
 const buildOf = (routes: Route[]) => ({ routes: Object.fromEntries(routes.map((r) => [r.id, r])) }) as unknown as ServerBuild;
 
 const servers: http.Server[] = [];
@@ -27,26 +27,49 @@ async function listen(app: express.Express) {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** An app with the lane over `lane` at /api/thing, and Remix's place taken by an answer naming it. */
-async function appWith(lane: Record<string, LaneCall>) {
+/** An app with the lane over `lane` at `path`, and Remix's place taken by an answer naming it. */
+async function appWith(lane: Record<string, LaneCall>, path = "api/thing") {
   const app = express();
   app.set("trust proxy", 1);
-  app.use(apiLane(buildOf([{ id: "routes/api+/thing", parentId: "root", path: "api/thing", module: { lane } }]), () => ({}) as never));
+  app.use(apiLane(buildOf([{ id: "root", path: "", module: {} }, { id: "routes/api+/thing", parentId: "root", path, module: { lane } }]), () => ({}) as never));
   app.all("*", (_req, res) => void res.status(299).send("remix"));
   return listen(app);
 }
 
 describe("the lane's routes", () => {
-  it("are the routes whose module exports a lane, at their exact paths", () => {
-    const lane = { GET: async () => new Response() };
-    const calls = laneCalls(buildOf([{ id: "a", parentId: "root", path: "api/a", module: { lane } }, { id: "b", parentId: "root", path: "api/b", module: {} }]));
-    expect([...calls.keys()]).toEqual(["/api/a"]);
+  const lane = { GET: async () => new Response() };
+  const root: Route = { id: "root", path: "", module: {} };
+  const sources = (routes: Route[]) => laneCalls(buildOf([root, ...routes])).map((c) => [c.pattern.source, c.names]);
+
+  it("are the routes whose module exports a lane, at their full paths, a parameter taking only unescaped characters", () => {
+    expect(
+      sources([
+        { id: "a", parentId: "root", path: "api/a", module: { lane } },
+        { id: "b", parentId: "root", path: "api/b", module: {} },
+        { id: "t", parentId: "root", path: "track/:token", module: { lane } },
+        { id: "t.pod", parentId: "t", path: "pod", module: {} },
+        { id: "layout", parentId: "root", module: {} },
+        { id: "nested", parentId: "layout", path: "things/:id/v1.0", module: { lane } },
+        { id: "splat", parentId: "layout", path: "*", module: {} },
+      ]),
+    ).toEqual([
+      ["^\\/api\\/a$", []],
+      ["^\\/track\\/([A-Za-z0-9_-]+)$", ["token"]],
+      ["^\\/things\\/([A-Za-z0-9_-]+)\\/v1\\.0$", ["id"]],
+    ]);
   });
 
-  it("refuse a lane on a route with a parameter or under a layout, whose path is not its only match", () => {
-    const lane = { GET: async () => new Response() };
-    expect(() => laneCalls(buildOf([{ id: "p", parentId: "root", path: "api/things/:id", module: { lane } }]))).toThrow(/fixed path/);
-    expect(() => laneCalls(buildOf([{ id: "n", parentId: "routes/api+/things", path: "mine", module: { lane } }]))).toThrow(/fixed path/);
+  it("refuse a lane where Remix might answer the same URL from another route", () => {
+    const refused = (routes: Route[]) => expect(() => laneCalls(buildOf([root, ...routes]))).toThrow(/exports a lane/);
+    // a splat, an optional segment
+    refused([{ id: "s", parentId: "root", path: "files/*", module: { lane } }]);
+    refused([{ id: "o", parentId: "root", path: "things/:id?", module: { lane } }]);
+    // an index or pathless child shares its URL
+    refused([{ id: "p", parentId: "root", path: "things", module: { lane } }, { id: "i", parentId: "p", index: true, module: {} } as Route]);
+    // a static route outranks the parameter; another parameter, or an optional one, is as good a match
+    refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "x", parentId: "root", path: "Track/new", module: {} }]);
+    refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "y", parentId: "root", path: ":a/:b", module: {} }]);
+    refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "z", parentId: "root", path: "track/:a?/:b?", module: {} }]);
   });
 });
 
@@ -80,9 +103,18 @@ describe("the lane", () => {
     expect(seen).toHaveLength(2);
   });
 
-  it("passes a call's failure on to Express, as the Remix handler's are", async () => {
-    const base = await appWith({ GET: async () => Promise.reject(new Error("boom")) });
-    expect((await fetch(`${base}/api/thing`)).status).toBe(500);
+  it("hands a call its parameters, and leaves a value it would have to decode to Remix", async () => {
+    const params: unknown[] = [];
+    const base = await appWith({ GET: async (_request, _context, p) => (params.push(p), new Response("lane")) }, "track/:token");
+    expect(await (await fetch(`${base}/track/Ab-9_x`)).text()).toBe("lane");
+    expect(params).toEqual([{ token: "Ab-9_x" }]);
+    for (const path of ["/track/a%20b", "/track/a.b", "/track/", "/track/a/b", "/track/a/"]) expect((await fetch(`${base}${path}`)).status, path).toBe(299);
+  });
+
+  it("leaves a GET whose call failed to Remix (which runs it again and answers the failure), and sends any other call's failure to Express", async () => {
+    const base = await appWith({ GET: async () => Promise.reject(new Error("boom")), POST: async () => Promise.reject(new Error("boom")) });
+    expect((await fetch(`${base}/api/thing`)).status).toBe(299);
+    expect((await fetch(`${base}/api/thing`, { method: "POST", body: "{}" })).status).toBe(500);
   });
 });
 

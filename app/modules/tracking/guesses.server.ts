@@ -11,7 +11,7 @@ import { TrackingGuessStore } from "../auth/sign-in-counts.server";
 const GUESS_KEY_HEADER = "x-tracking-guess-key";
 
 /** Counts this request's link as a guess, in the store's 15-minute window (the limiter's). */
-export async function countTrackingGuess(db: DbOrTx, request: Request): Promise<void> {
+export async function countTrackingGuess(db: DbOrTx, request: { headers: Pick<Headers, "get"> }): Promise<void> {
   const key = request.headers.get(GUESS_KEY_HEADER);
   if (key) await new TrackingGuessStore(db).increment(key);
 }

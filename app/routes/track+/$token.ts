@@ -1,8 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { publicTracking } from "~/modules/tracking/public-link.server";
 import { linkNotValidPage, publicTrackingPage } from "~/modules/tracking/public-page.server";
 import { countTrackingGuess } from "~/modules/tracking/guesses.server";
 import { AppError } from "~/utils/errors";
+import type { CallRequest } from "~/utils/http.server";
 
 const HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
@@ -14,7 +15,7 @@ const HEADERS = {
 };
 
 /** /track/{token}: what a receiver sees without signing in (issue 14 item 5); a page of its own, no script. */
-export async function loader({ context, params, request }: LoaderFunctionArgs) {
+async function trackingPage(request: CallRequest, context: AppLoadContext, params: { token?: string }) {
   try {
     return new Response(publicTrackingPage(await publicTracking(context.db, params.token)), { headers: HEADERS });
   } catch (e) {
@@ -24,4 +25,11 @@ export async function loader({ context, params, request }: LoaderFunctionArgs) {
     }
     throw e;
   }
+}
+
+/** Answered below Remix by server/api-lane.ts (decision 046), with this same function. */
+export const lane = { GET: trackingPage };
+
+export function loader({ context, params, request }: LoaderFunctionArgs) {
+  return trackingPage(request, context, params);
 }
