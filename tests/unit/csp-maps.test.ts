@@ -54,7 +54,7 @@ describe("CSP and Google Maps", () => {
       // the least of a build the middleware reads before a static file answers
       const entry = { MAX_UPLOAD_BYTES: 1024, FILE_TOO_LARGE: "too large", MAX_DECLARATION_BYTES: 1024, DECLARATION_MESSAGES: { tooLarge: "too large" }, SESSION_COOKIE: "session", SIGN_IN_LIMITED_HEADER: "x-limited", TOO_MANY_ATTEMPTS: "too many", SignInAttemptStore: class {} };
       const options = {
-        build: { entry: { module: entry } } as unknown as ServerBuild,
+        build: { entry: { module: entry }, routes: {} } as unknown as ServerBuild,
         services: {} as AppOptions["services"],
         rateLimit: { limit: 10, windowMs: 60_000 },
         production: false,
