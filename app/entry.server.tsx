@@ -27,8 +27,10 @@ export default function handleRequest(
   const readyEvent = documentPost || isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    // armed before the render starts, fired (if ever) long after `abort` below exists
-    const timer = setTimeout(() => abort(), ABORT_DELAY);
+    // armed before the render starts (a shell that never finishes is aborted too); a render that
+    // throws at once leaves nothing to abort
+    let abortRender = () => {};
+    const timer = setTimeout(() => abortRender(), ABORT_DELAY);
     const ready = () => {
       shellRendered = true;
       const body = new PassThrough();
@@ -68,5 +70,6 @@ export default function handleRequest(
         },
       },
     );
+    abortRender = abort;
   });
 }

@@ -6,14 +6,16 @@
  * written by the bridge's sendResponse, as Remix's would be. Measured on an authenticated call,
  * that was a fifth of its CPU.
  *
- * Anything this does not take goes on to Remix, which answers it with the same function: another
- * method, a path Remix would match but the lane's pattern does not (another case, a trailing
- * slash, an escaped parameter), and a POST with an Idempotency-Key, which the idempotency keys
- * read as a fetch Request (decision 038).
+ * Anything this does not take goes on to Remix, which answers it with the same function (or
+ * refuses it): another method, a path Remix would match but the lane's pattern does not (another
+ * case, a trailing slash, an escaped parameter), a target in absolute form, a Remix data request
+ * (`?_data`), and a POST with an Idempotency-Key, which the idempotency keys read as a fetch
+ * Request (decision 038).
  */
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { Request as ExpressRequest, RequestHandler } from "express";
 import type { CallRequest, LaneCall } from "../app/utils/http.server";
+import { buffer } from "node:stream/consumers";
 import { requestUrl, sendResponse } from "./remix-bridge";
 
 type Lane = Partial<Record<"GET" | "POST", LaneCall>>;
@@ -49,20 +51,29 @@ function shapesOf(segments: string[]): string[][] {
   return shapes;
 }
 
-/**
- * Whether a route with these segments could match a URL the lane's would: as many segments, each
- * either equal (Remix matches case-insensitively) or a parameter on one side. A splat route ranks
- * below every route that matches without one.
- */
-function overlaps(lane: string[], other: string[]): boolean {
-  if (other.some((s) => s.endsWith("*"))) return false;
-  return shapesOf(other).some((o) => o.length === lane.length && o.every((s, i) => s.startsWith(":") || lane[i]!.startsWith(":") || s.toLowerCase() === lane[i]!.toLowerCase()));
+/** A route's rank as @remix-run/router's computeScore gives it: of the routes matching a URL, the highest wins. */
+function score(segments: string[], index: boolean): number {
+  const splat = segments.includes("*");
+  return segments.reduce((n, s) => n + (s === "*" ? 0 : /^:[\w-]+$/.test(s) ? 3 : s === "" ? 1 : 10), segments.length + (splat ? -2 : 0) + (index ? 2 : 0));
+}
+
+/** Whether a URL the lane takes could match a route of these segments (Remix matches case-insensitively; a splat also matches nothing). */
+function matchesSome(lane: string[], other: string[]): boolean {
+  const splat = other.at(-1) === "*";
+  const fixed = splat ? other.slice(0, -1) : other;
+  if (splat ? fixed.length > lane.length : fixed.length !== lane.length) return false;
+  return fixed.every((s, i) => s.startsWith(":") || lane[i]!.startsWith(":") || s.toLowerCase() === lane[i]!.toLowerCase());
+}
+
+/** Whether Remix could send a URL the lane takes to this route instead: it matches one, and ranks as high or higher. */
+function rivals(lane: string[], other: string[], index: boolean): boolean {
+  return shapesOf(other).some((shape) => matchesSome(lane, shape) && score(shape, index) >= score(lane, false));
 }
 
 /**
  * The routes whose module exports a lane, from the build's own route list. A lane's route must be
  * where Remix would go for every URL the lane takes: no parameter but plain ones, no index or
- * pathless child, and (with a parameter) no other route that could match the same URL.
+ * pathless child, and no other route that matches such a URL and ranks as high.
  */
 export function laneCalls(build: ServerBuild): LanePath[] {
   const routes = build.routes;
@@ -74,10 +85,9 @@ export function laneCalls(build: ServerBuild): LanePath[] {
     const refuse = (why: string) => new Error(`${route.id} exports a lane, but ${why}`);
     if (!segments.length || segments.some((s) => s.includes("*") || s.endsWith("?") || (s.startsWith(":") && !/^:\w+$/.test(s)))) throw refuse("its path is not a plain one");
     if (Object.values(routes).some((r) => r.parentId === route.id && (r.index || !r.path))) throw refuse("an index or pathless route below it shares its URL");
-    if (segments.some((s) => s.startsWith(":"))) {
-      const rival = Object.values(routes).find((r) => r.id !== route.id && r.module && (r.path || r.index) && overlaps(segments, fullPath(routes, r)));
-      if (rival) throw refuse(`${rival.id} could match the same URL`);
-    }
+    // a route without a path matches no URL of its own unless it is an index
+    const rival = Object.values(routes).find((r) => r.id !== route.id && (r.path || r.index) && rivals(segments, fullPath(routes, r), Boolean(r.index)));
+    if (rival) throw refuse(`${rival.id} could match the same URL`);
     const names = segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
     const source = segments.map((s) => (s.startsWith(":") ? PARAM : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
     calls.push({ pattern: new RegExp(`^/${source}$`), names, lane });
@@ -98,18 +108,6 @@ function laneFor(calls: LanePath[], method: string, path: string): { call: LaneC
 
 const decoder = new TextDecoder();
 
-/** The whole body as it arrives (server/body-limit.ts counts it, and fails this read past the limit). */
-function readAll(req: ExpressRequest): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
-    req.once("close", () => {
-      if (!req.complete) reject(new Error("The request body was cut off."));
-    });
-  });
-}
 
 /**
  * A fetch Request's reads over Express's request: its URL as the adapter makes it, a header as
@@ -136,7 +134,9 @@ export class PlainCall implements CallRequest {
   }
 
   private bytes(): Promise<Buffer> {
-    this.body ??= this.method === "GET" || this.method === "HEAD" ? Promise.resolve(Buffer.alloc(0)) : readAll(this.req);
+    // the whole body (server/body-limit.ts counts it, and fails this read past the limit); a
+    // request its client dropped (before the read began too) fails it
+    this.body ??= this.method === "GET" || this.method === "HEAD" ? Promise.resolve(Buffer.alloc(0)) : buffer(this.req);
     return this.body;
   }
 
@@ -156,17 +156,28 @@ export class PlainCall implements CallRequest {
  * Express middleware answering the lane calls; `context` makes the call's load context, as the
  * Remix handler's is made. A GET whose call throws goes on to Remix, which runs it again and
  * answers the failure as it answers any loader's (a GET changes nothing, so running it twice is
- * safe); any other call's failure goes to Express's error handling.
+ * safe); any other call's failure goes to Express's error handling (the JSON calls answer every
+ * failure themselves: `api()`).
  */
 export function apiLane(build: ServerBuild, context: (res: Parameters<RequestHandler>[1]) => AppLoadContext): RequestHandler {
   const calls = laneCalls(build);
   return (req, res, next) => {
     if (req.headers["idempotency-key"] !== undefined) return next();
+    // a target in absolute form (`GET http://host/path`) Remix reads as another path
+    if (req.url[0] !== "/") return next();
     const found = laneFor(calls, req.method, req.path);
     if (!found) return next();
+    // `_data` makes it a Remix data request, which Remix answers (or refuses) itself
+    const query = req.url.indexOf("?");
+    if (query >= 0 && new URLSearchParams(req.url.slice(query)).has("_data")) return next();
     found.call(new PlainCall(req), context(res), found.params).then(
       (response) => sendResponse(res, response),
-      (error: unknown) => (req.method === "GET" && !res.headersSent ? next() : next(error)),
+      (error: unknown) => {
+        if (req.method !== "GET" || res.headersSent) return next(error);
+        // said, or a fault of the lane's own would hide behind Remix's second run
+        console.warn(`the lane's ${req.method} ${req.path} failed; Remix answers it:`, error);
+        next();
+      },
     ).catch(next);
   };
 }

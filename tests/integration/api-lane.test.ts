@@ -42,6 +42,13 @@ beforeAll(async () => {
   await createSiteService(db, demo.sites.melbourne.id, service.id, { rateCode: "R1", markup: "10", surchargesMarkup: "0" });
   await db.insert(rateLanes).values({ carrierId: carrier.id, serviceId: service.id, rateCode: "R1", fromZone: "MEL", toZone: "BNE", basic: "10", perKg: "1", perItem: "0", minimum: "0", transitDays: 2, cubicFactor: "250", effectiveFrom: "2020-01-01" });
   plain = await serveApp(server.services, { lane: false });
+  // the build's own lane functions, watched: the app with the lane calls them by `lane[method]`
+  const { build } = await loadBuild(root);
+  const spies = (["routes/api+/users.current", "routes/api+/carrier_selection", "routes/track+/$token"] as const).map((id) => {
+    const lane = (build.routes[id]!.module as unknown as { lane: Record<string, (...args: never[]) => unknown> }).lane;
+    return vi.spyOn(lane, Object.keys(lane)[0]!);
+  });
+  laneCallCount = () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
 
   const despatcher = new Client(server.url);
   expect((await despatcher.signIn("despatcher@example.com")).status).toBe(200);
@@ -92,12 +99,18 @@ function ask(base: string, path: string, init: { method?: string; headers?: Reco
   });
 }
 
-/** The same exchange with both apps: the answers are equal, and this one is returned. */
-async function both(path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+/** How many times the build's lane functions were called: the app without the lane calls them through its loaders and actions. */
+let laneCallCount = () => 0;
+
+/** The same exchange with both apps: the answers are equal; this one is returned, with whether the lane took it. */
+async function both(path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer & { taken: boolean }> {
+  const before = laneCallCount();
   const viaLane = await ask(server.url, path, init);
+  const taken = laneCallCount() > before;
   const viaRemix = await ask(plain.url, path, init);
+  expect(laneCallCount() - before, "the app without the lane never calls a lane").toBe(taken ? 1 : 0);
   expect(viaLane).toEqual(viaRemix);
-  return viaLane;
+  return { ...viaLane, taken };
 }
 
 const rating = (over: Record<string, unknown> = {}) => JSON.stringify({ despatch_date: "2026-11-24", ...MEL_TO_BNE, items: [{ quantity: 1, length: 40, width: 30, height: 30, weight_in_uom: 12 }], ...over });
@@ -120,7 +133,7 @@ describe("the lane", () => {
 describe("GET /api/users/current through the lane and through Remix", () => {
   it("answers a signed-in user alike, by session cookie and by bearer token", async () => {
     const byCookie = await both("/api/users/current", { headers: { cookie, accept: "application/json" } });
-    expect(byCookie.status).toBe(200);
+    expect([byCookie.status, byCookie.taken]).toEqual([200, true]);
     expect(JSON.parse(byCookie.body)).toMatchObject({ email: "despatcher@example.com" });
     const byToken = await both("/api/users/current", { headers: { authorization: `Bearer ${bearer}` } });
     expect(byToken.status).toBe(200);
@@ -144,14 +157,15 @@ describe("GET /api/users/current through the lane and through Remix", () => {
     expect((await both("/api/users/current?x=1", { headers: { cookie } })).status).toBe(200);
     const gzip = await both("/api/users/current", { headers: { cookie, "accept-encoding": "gzip" } });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
-    expect((await both("/api/users/current/", { headers: { cookie } })).status).toBe(200);
+    expect((await both("/api/users/current/", { headers: { cookie } })).taken).toBe(false);
+    expect((await both("/api/users/current?_data=routes%2Fapi%2B%2Fusers.current", { headers: { cookie } })).taken).toBe(false);
   });
 });
 
 describe("POST /api/carrier_selection through the lane and through Remix", () => {
   it("rates alike", async () => {
     const answer = await both("/api/carrier_selection", { method: "POST", headers: { ...json, cookie }, body: rating() });
-    expect(answer.status).toBe(200);
+    expect([answer.status, answer.taken]).toEqual([200, true]);
     expect(answer.body).toContain("LANECO");
   });
 
@@ -174,6 +188,8 @@ describe("POST /api/carrier_selection through the lane and through Remix", () =>
 
   it("answers the other methods alike (they go to Remix either way)", async () => {
     expect((await both("/api/carrier_selection", { headers: { cookie } })).status).toBe(405);
+    const keyed = await both("/api/carrier_selection", { method: "POST", headers: { ...json, cookie, "idempotency-key": "" }, body: rating() });
+    expect(keyed.taken).toBe(false);
     expect((await both("/api/carrier_selection", { method: "PUT", headers: { ...json, cookie }, body: rating() })).status).toBe(405);
   });
 
@@ -187,14 +203,16 @@ describe("POST /api/carrier_selection through the lane and through Remix", () =>
 describe("GET /track/{token} through the lane and through Remix", () => {
   it("shows a tracked consignment alike, and an unknown link alike", async () => {
     const page = await both(`/track/${token}`);
-    expect(page.status).toBe(200);
+    expect([page.status, page.taken]).toEqual([200, true]);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect((await both("/track/0000000000000000000000")).status).toBe(404);
   });
 
   it("answers alike what the lane leaves to Remix: an escaped token, a dot, a trailing slash, the POD, HEAD", async () => {
     for (const path of [`/track/${token}/`, `/track/%41${token.slice(1)}`, "/track/a.b", `/track/${token}/pod`]) {
-      expect([200, 404]).toContain((await both(path)).status);
+      const answer = await both(path);
+      expect([200, 404]).toContain(answer.status);
+      expect(answer.taken, path).toBe(false);
     }
     expect((await both(`/track/${token}`, { method: "HEAD" })).status).toBe(200);
   });

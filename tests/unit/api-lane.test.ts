@@ -66,10 +66,30 @@ describe("the lane's routes", () => {
     refused([{ id: "o", parentId: "root", path: "things/:id?", module: { lane } }]);
     // an index or pathless child shares its URL
     refused([{ id: "p", parentId: "root", path: "things", module: { lane } }, { id: "i", parentId: "p", index: true, module: {} } as Route]);
-    // a static route outranks the parameter; another parameter, or an optional one, is as good a match
+    // a static route outranks the parameter; the same shape, or an optional one, is as good a match
     refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "x", parentId: "root", path: "Track/new", module: {} }]);
-    refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "y", parentId: "root", path: ":a/:b", module: {} }]);
+    refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "y", parentId: "root", path: "track/:id", module: {} }]);
     refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "z", parentId: "root", path: "track/:a?/:b?", module: {} }]);
+    // a splat whose static segments outrank the parameter (Remix sends /track/demo to it)
+    refused([{ id: "t", parentId: "root", path: "track/:token", module: { lane } }, { id: "d", parentId: "root", path: "track/demo/*", module: {} }]);
+    // a fixed path: an index route at the same path outranks it, and the same path (in another case) ties
+    refused([{ id: "c", parentId: "root", path: "api/users/current", module: { lane } }, { id: "l", parentId: "root", path: "api/users/current", module: {} }, { id: "li", parentId: "l", index: true, module: {} } as Route]);
+    refused([{ id: "c", parentId: "root", path: "api/users/current", module: { lane } }, { id: "C", parentId: "root", path: "API/users/current", module: {} }]);
+  });
+
+  it("take a lane where every other route that matches ranks lower", () => {
+    // a parameter where the lane is fixed, splats, a longer path, parameters in place of its fixed segments
+    expect(
+      sources([
+        { id: "c", parentId: "root", path: "api/users/current", module: { lane } },
+        { id: "u", parentId: "root", path: "api/users/:id", module: {} },
+        { id: "a", parentId: "root", path: "api/*", module: {} },
+        { id: "t", parentId: "root", path: "track/:token", module: { lane } },
+        { id: "s", parentId: "root", path: "*", module: {} },
+        { id: "p", parentId: "t", path: "pod", module: {} },
+        { id: "y", parentId: "root", path: ":a/:b", module: {} },
+      ]),
+    ).toHaveLength(2);
   });
 });
 
@@ -101,6 +121,42 @@ describe("the lane", () => {
       expect(res.status, `${init.method ?? "GET"} ${path}`).toBe(299);
     }
     expect(seen).toHaveLength(2);
+  });
+
+  it("leaves Remix's data requests and a target in absolute form to Remix", async () => {
+    let calls = 0;
+    const base = await appWith({ GET: async () => (calls++, new Response("lane")) });
+    for (const query of ["?_data=routes%2Fapi%2B%2Fthing", "?%5Fdata=x", "?a=1&_data"]) expect((await fetch(`${base}/api/thing${query}`)).status, query).toBe(299);
+    const { port } = new URL(base);
+    const absolute = await new Promise<number>((resolve, reject) =>
+      http.request({ host: "127.0.0.1", port, path: "http://elsewhere.example/api/thing" }, (res) => (res.resume(), resolve(res.statusCode!))).on("error", reject).end(),
+    );
+    expect(absolute).toBe(299);
+    expect(calls).toBe(0);
+    expect((await fetch(`${base}/api/thing?_date=1`)).status).toBe(200);
+  });
+
+  it("fails a body read once the client has gone, rather than waiting for ever", async () => {
+    let read: Promise<string> | undefined;
+    const base = await appWith({
+      POST: async (request) => {
+        // the client goes away while the call is busy, before it reads the body
+        await new Promise((r) => setTimeout(r, 150));
+        read = request.json().then(
+          () => "read",
+          () => "failed",
+        );
+        return new Response();
+      },
+    });
+    const { port } = new URL(base);
+    const req = http.request({ host: "127.0.0.1", port, path: "/api/thing", method: "POST", headers: { "content-type": "application/json", "content-length": "100" } });
+    req.on("error", () => {});
+    req.write('{"a":');
+    await new Promise((r) => setTimeout(r, 50));
+    req.destroy();
+    await expect.poll(() => read, { timeout: 2000 }).toBeDefined();
+    expect(await Promise.race([read, new Promise((r) => setTimeout(() => r("waiting"), 1000))])).toBe("failed");
   });
 
   it("hands a call its parameters, and leaves a value it would have to decode to Remix", async () => {
