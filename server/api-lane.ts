@@ -108,7 +108,6 @@ function laneFor(calls: LanePath[], method: string, path: string): { call: LaneC
 
 const decoder = new TextDecoder();
 
-
 /**
  * A fetch Request's reads over Express's request: its URL as the adapter makes it, a header as
  * `Headers.get` answers it (empty ones left out, as the bridge does), and the body read once when
@@ -116,13 +115,12 @@ const decoder = new TextDecoder();
  */
 export class PlainCall implements CallRequest {
   readonly method: string;
-  readonly url: string;
   readonly headers: Pick<Headers, "get">;
   private body: Promise<Buffer> | null = null;
+  private href: string | null = null;
 
   constructor(private readonly req: ExpressRequest) {
     this.method = req.method;
-    this.url = requestUrl(req);
     const raw = req.headers;
     this.headers = {
       get(name: string): string | null {
@@ -131,6 +129,12 @@ export class PlainCall implements CallRequest {
         return value || null;
       },
     };
+  }
+
+  /** Made when first read (trust proxy is consulted for it): none of the lanes' calls reads it today. */
+  get url(): string {
+    this.href ??= requestUrl(this.req);
+    return this.href;
   }
 
   private bytes(): Promise<Buffer> {

@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import { sessions } from "../../../db/schema";
+import type { CallRequest } from "../../utils/http.server";
 import { loadSessionWithUser, sessionTimeoutMinutes, type CurrentUser, type SessionWithUser } from "./current-user.server";
 import type { SessionCache } from "./session-cache.server";
 import { newToken, tokenDigest } from "./tokens.server";
@@ -24,7 +25,7 @@ export function clearSessionCookie(secure: boolean): string {
   return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
 }
 
-export function readSessionToken(request: { headers: Pick<Headers, "get"> }): string | null {
+export function readSessionToken(request: Pick<CallRequest, "headers">): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
   for (const part of header.split(";")) {

@@ -6,12 +6,13 @@
  */
 import type { DbOrTx } from "../../../db/client.server";
 import { TrackingGuessStore } from "../auth/sign-in-counts.server";
+import type { CallRequest } from "../../utils/http.server";
 
 /** The limiter's header (server/tracking-limits.ts GUESS_KEY_HEADER). */
 const GUESS_KEY_HEADER = "x-tracking-guess-key";
 
 /** Counts this request's link as a guess, in the store's 15-minute window (the limiter's). */
-export async function countTrackingGuess(db: DbOrTx, request: { headers: Pick<Headers, "get"> }): Promise<void> {
+export async function countTrackingGuess(db: DbOrTx, request: Pick<CallRequest, "headers">): Promise<void> {
   const key = request.headers.get(GUESS_KEY_HEADER);
   if (key) await new TrackingGuessStore(db).increment(key);
 }
