@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
@@ -11,6 +10,31 @@ export * from "./services.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
+
+/**
+ * Where React writes a page rendered whole: its pieces, kept until it ends. Not a stream: nothing
+ * reads the page before it is whole, and a stream's close, coming after its end, made React abort
+ * the finished render (an error made and thrown away on every view). React's patched writer
+ * (patches/react-dom) writes strings; bytes, should it write them, are decoded as they come.
+ */
+function pageSink(done: (page: string) => void, failed: (error: unknown) => void) {
+  const pieces: string[] = [];
+  const decoder = new TextDecoder();
+  const sink = {
+    write(chunk: string | Uint8Array) {
+      pieces.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+      return true;
+    },
+    end() {
+      pieces.push(decoder.decode());
+      done(pieces.join(""));
+    },
+    destroy: failed,
+    // React listens for drain, error and close: a sink that never waits or fails emits none
+    on: () => sink,
+  };
+  return sink as unknown as NodeJS.WritableStream;
+}
 
 /**
  * Every page is rendered whole and sent in one write with its length (decision 047). No page
@@ -47,15 +71,12 @@ export default function handleRequest(
           // rendered whole: nothing left to abort. Left to run, each view's timer kept its whole
           // render alive for 5 s (hundreds at once under load, all for the collector to carry)
           clearTimeout(timer);
-          const body = new PassThrough();
-          const chunks: Buffer[] = [];
-          body.on("data", (chunk: Buffer) => chunks.push(chunk));
-          body.on("end", () => {
-            const page = Buffer.concat(chunks);
-            responseHeaders.set("Content-Type", "text/html");
-            resolve(new Response(documentPost ? autofocusFirstInvalid(page.toString("utf8")) : page, { headers: responseHeaders, status: responseStatusCode }));
-          });
-          pipe(body);
+          pipe(
+            pageSink((page) => {
+              responseHeaders.set("Content-Type", "text/html");
+              resolve(new Response(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: responseStatusCode }));
+            }, reject),
+          );
         },
         onShellError(error: unknown) {
           clearTimeout(timer);
