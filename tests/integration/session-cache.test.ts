@@ -156,3 +156,25 @@ describe.skipIf(!postgres)("a customer's item types kept by every web process", 
     expect((await types()).map((t) => t.description)).not.toContain("Added satchel");
   });
 });
+
+describe.skipIf(!postgres)("a user's sites kept by every web process", () => {
+  it("are kept (a change nobody is told of is not seen), and follow a site changed or taken from the user at B's next view of the consignment screen", async () => {
+    const user = await createUser(server.db, demo.acme.id, { email: "sites-kept@example.com", siteIds: [demo.sites.melbourne.id, demo.sites.sydney.id] });
+    const { onB } = await signedInEverywhere(user.email);
+    const screen = async () => {
+      const res = await onB.request("/", { headers: { accept: "text/html" } });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    for (let i = 0; i < 2; i++) expect(await screen()).toContain("45 Victoria Street");
+    await unheard("sites", () => server.db.execute(sql`update sites set address_line_1 = '9 Unheard Lane' where id = ${demo.sites.melbourne.id}`));
+    expect(await screen()).not.toContain("9 Unheard Lane");
+
+    await server.db.execute(sql`update sites set address_line_1 = '7 Heard Street' where id = ${demo.sites.melbourne.id}`);
+    expect(await screen()).toContain("7 Heard Street");
+    await server.db.execute(sql`delete from user_sites where user_id = ${user.id} and site_id = ${demo.sites.sydney.id}`);
+    const after = await screen();
+    expect(after).toContain("7 Heard Street");
+    expect(after).not.toContain("45 Victoria Street");
+  });
+});

@@ -4,12 +4,13 @@
  * request (the no-JavaScript "Get rates"), or a print preference.
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { asc, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.server";
 import type { FeedMark } from "../../../db/changes.server";
-import { manifests, sites } from "../../../db/schema";
+import { manifests } from "../../../db/schema";
 import { siteSenderAddress } from "./site-sender";
 import { itemTypesOf } from "../item-types/item-types.server";
+import { sitesOfUser } from "../customers/user-sites.server";
 import type { JobQueue } from "../jobs/queue";
 import type { CurrentUser } from "../auth/current-user.server";
 import { requireUser } from "../auth/guard.server";
@@ -82,8 +83,7 @@ const n = (v: string | null) => (v == null ? null : Number(v));
 export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: number | null, url: URL, variant: Variant = "consignment", since?: FeedMark) {
   const [consignment, mine, types, referenceChoices] = await Promise.all([
     id ? getConsignment(db, user, id) : Promise.resolve(null),
-    // the user's own sites, in name order
-    user.siteIds.length ? db.select().from(sites).where(inArray(sites.id, user.siteIds)).orderBy(asc(sites.name)) : Promise.resolve([]),
+    sitesOfUser(db, user, since),
     itemTypesOf(db, user.customer.id, since),
     customReferenceChoices(db, user),
   ]);
