@@ -9,6 +9,7 @@ import { preparedFor } from "../../utils/prepared.server";
 export { NOTICES_PAGE_SIZE } from "./constants";
 import { NOTICES_PAGE_SIZE } from "./constants";
 import { renderNoticeTags } from "./admin";
+import { sharedFirstRows } from "./first-rows";
 
 /** Rich text allowed in a notice; everything else (scripts, handlers, styles, remote images) is dropped. */
 export function sanitizeNoticeHtml(html: string): string {
@@ -86,18 +87,25 @@ const statements = preparedFor((db) => {
   };
 });
 
+type NoticesPage = { notices: NoticeJson[]; total: number; unseen: number };
+type PageRequest = { limit?: number; offset?: number; request?: object };
+
 /**
  * A page of the user's notices, newest first (spec 1: paged, 20 a page), with how many they have
- * and how many of those are unseen.
+ * and how many of those are unseen. With `request` (the page request's load context), first pages
+ * asked for in the same turn of that request share one statement (first-rows.ts).
  */
-export async function noticesPage(
-  db: DbOrTx,
-  user: CurrentUser,
-  page: { limit?: number; offset?: number } = {},
-  now = new Date(),
-): Promise<{ notices: NoticeJson[]; total: number; unseen: number }> {
+export async function noticesPage(db: DbOrTx, user: CurrentUser, page: PageRequest = {}, now = new Date()): Promise<NoticesPage> {
   const limit = Math.min(Math.max(page.limit ?? NOTICES_PAGE_SIZE, 1), 100);
   const offset = Math.max(page.offset ?? 0, 0);
+  if (page.request && offset === 0) {
+    const all = await sharedFirstRows(page.request, user.id, limit, (most) => readPage(db, user, most, 0, now));
+    return { ...all, notices: all.notices.slice(0, limit) };
+  }
+  return readPage(db, user, limit, offset, now);
+}
+
+async function readPage(db: DbOrTx, user: CurrentUser, limit: number, offset: number, now: Date): Promise<NoticesPage> {
   const params = { userId: user.id, now: now.toISOString(), limit, offset };
   const rows = await statements(db).page.execute(params);
   // a page past the end has no row to carry the counts
@@ -118,7 +126,7 @@ export async function noticesPage(
 }
 
 /** A page of the user's notices and how many they have (noticesPage without the unseen count). */
-export async function listNotices(db: DbOrTx, user: CurrentUser, page: { limit?: number; offset?: number } = {}, now = new Date()): Promise<{ notices: NoticeJson[]; total: number }> {
+export async function listNotices(db: DbOrTx, user: CurrentUser, page: PageRequest = {}, now = new Date()): Promise<{ notices: NoticeJson[]; total: number }> {
   const { notices: list, total } = await noticesPage(db, user, page, now);
   return { notices: list, total };
 }

@@ -11,7 +11,7 @@ import { enquiryTypesForMenu } from "~/modules/enquiries/menu.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(context, request);
   const [latest, enquiryTypes] = await Promise.all([
-    noticesPage(context.db, user, { limit: 5 }),
+    noticesPage(context.db, user, { limit: 5, request: context }),
     enquiryTypesForMenu(context.db, user, new URL(request.url).pathname),
   ]);
   return data({

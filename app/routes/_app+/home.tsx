@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const shown = Math.min(Math.max(Number(url.searchParams.get("notices")) || NOTICES_PAGE_SIZE, NOTICES_PAGE_SIZE), 500);
   const jobId = url.searchParams.get("job");
   const [notices, customers, job] = await Promise.all([
-    listNotices(context.db, user, { limit: shown }),
+    listNotices(context.db, user, { limit: shown, request: context }),
     showsCustomerSwitcher(user) ? listCustomers(context.db, user) : Promise.resolve([]),
     jobId ? jobStatusFor(context.db, user, jobId).catch(() => null) : Promise.resolve(null),
   ]);
