@@ -3,6 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { autofocusFirstInvalid } from "./utils/autofocus-invalid";
 import { NonceProvider } from "./utils/nonce";
+import { wholeResponse } from "./utils/whole-response";
 
 // The server, the job worker, the test server and the bench read these through
 // `build.entry.module`, so the services are made by the build's own copy of the modules.
@@ -74,7 +75,7 @@ export default function handleRequest(
           pipe(
             pageSink((page) => {
               responseHeaders.set("Content-Type", "text/html");
-              resolve(new Response(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: responseStatusCode }));
+              resolve(wholeResponse(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: responseStatusCode }));
             }, reject),
           );
         },

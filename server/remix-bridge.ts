@@ -6,6 +6,7 @@
  */
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { wholeBodyOf } from "../app/utils/whole-response";
 
 /** The adapter's port: what follows the first colon of X-Forwarded-Host, else of Host (req.hostname carries none). */
 function portOf(header: string | undefined): number | undefined {
@@ -67,6 +68,13 @@ export async function sendResponse(res: ExpressResponse, response: Response): Pr
   for (const [key, value] of response.headers) res.append(key, value);
   if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
   if (!response.body) return void res.end();
+  const whole = wholeBodyOf(response);
+  if (whole !== undefined) {
+    // a page rendered whole: encoded once and written at once, framed by its length, as a body complete at once is below
+    const bytes = Buffer.from(whole);
+    if (!res.headersSent && !res.hasHeader("content-length")) res.setHeader("Content-Length", bytes.byteLength);
+    return void res.end(bytes);
+  }
   const reader = response.body.getReader();
   const flush = (res as ExpressResponse & { flush?: () => void }).flush;
   const write = (chunk: Uint8Array) => {

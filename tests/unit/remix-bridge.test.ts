@@ -10,6 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendResponse, toFetchRequest } from "../../server/remix-bridge";
+import { wholeBodyOf, wholeResponse } from "../../app/utils/whole-response";
 
 type Handler = (request: Request) => Promise<Response>;
 interface Seen {
@@ -88,6 +89,8 @@ const answers: Record<string, Handler> = {
   "/empty": async () => new Response("", { status: 200 }),
   "/none": async () => new Response(null, { status: 204 }),
   "/page": async () => new Response(stream("<!DOCTYPE html><html>", "<body>shell</body>", "</html>"), { headers: { "Content-Type": "text/html" } }),
+  // a page rendered whole (app/entry.server.tsx): the bridge writes the string it was made from
+  "/whole": async () => wholeResponse(`<!DOCTYPE html><html><body>${"é 中 😀 ".repeat(300)}</body></html>`, { status: 200, headers: { "Content-Type": "text/html" } }),
   "/download": async () => new Response(new Uint8Array([0, 1, 2, 254, 255]), { headers: { "Content-Type": "application/octet-stream", "Content-Disposition": 'attachment; filename="x.bin"' } }),
 };
 const handle: Handler = (request) => (answers[new URL(request.url).pathname] ?? (async () => new Response("not found", { status: 404 })))(request);
@@ -124,6 +127,8 @@ const REQUESTS: Array<[string, Parameters<typeof exchange>[2]]> = [
   ["/page", { headers: { "accept-encoding": "identity" } }],
   ["/page", { headers: { "accept-encoding": "gzip" } }],
   ["/download", {}],
+  ["/whole", { headers: { "accept-encoding": "identity" } }],
+  ["/whole", { headers: { "accept-encoding": "gzip" } }],
   ["/api/json", { method: "HEAD" }],
   ["/missing", { method: "DELETE" }],
 ];
@@ -154,6 +159,17 @@ describe("the bridge answers as the adapter does", () => {
     const page = await exchange(bridge.url, "/page", { headers: { "accept-encoding": "identity" } });
     expect(page.headers["transfer-encoding"]).toBe("chunked");
     expect(page.body.toString()).toBe("<!DOCTYPE html><html><body>shell</body></html>");
+    const whole = await exchange(bridge.url, "/whole", { headers: { "accept-encoding": "identity" } });
+    expect(whole.headers["content-length"]).toBe(String(whole.body.length));
+    expect(whole.headers["transfer-encoding"]).toBeUndefined();
+    expect(whole.body.toString()).toContain("é 中 😀 ");
+  });
+
+  it("writes a whole page from the string it was made from, and reads a copy of it as any other body", () => {
+    const page = wholeResponse("<p>é</p>", { headers: { "Content-Type": "text/html" } });
+    expect(wholeBodyOf(page)).toBe("<p>é</p>");
+    expect(wholeBodyOf(new Response(page.body, page))).toBeUndefined();
+    expect(wholeBodyOf(new Response("<p>é</p>"))).toBeUndefined();
   });
 });
 
