@@ -55,6 +55,10 @@ export default function handleRequest(
   const documentPost = request.method === "POST";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // the status as the shell was ready, as a streamed page was answered: an error in a part after
+    // the shell is logged and that part left to the browser, not made a 500. A document POST was
+    // always sent whole, with the status at its end.
+    let shellStatus = responseStatusCode;
     // armed before the render starts (a render that never finishes is aborted too); a render that
     // throws at once leaves nothing to abort
     let abortRender = () => {};
@@ -67,6 +71,7 @@ export default function handleRequest(
         nonce,
         onShellReady() {
           shellRendered = true;
+          shellStatus = responseStatusCode;
         },
         onAllReady() {
           // rendered whole: nothing left to abort. Left to run, each view's timer kept its whole
@@ -75,7 +80,7 @@ export default function handleRequest(
           pipe(
             pageSink((page) => {
               responseHeaders.set("Content-Type", "text/html");
-              resolve(wholeResponse(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: responseStatusCode }));
+              resolve(wholeResponse(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: documentPost ? responseStatusCode : shellStatus }));
             }, reject),
           );
         },
