@@ -6,7 +6,6 @@
  */
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { wholeBodyOf } from "../app/utils/whole-response";
 
 /** The adapter's port: what follows the first colon of X-Forwarded-Host, else of Host (req.hostname carries none). */
 function portOf(header: string | undefined): number | undefined {
@@ -48,6 +47,16 @@ export function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Reque
     init.duplex = "half";
   }
   return new Request(url, init);
+}
+
+const WHOLE_BODY = Symbol.for("freightdesk.wholeBody");
+
+/**
+ * The string a page rendered whole was made from, while its body is unread (app/utils/whole-response.ts
+ * marks it under this global symbol; the server's bundle holds no module of the app's); else undefined.
+ */
+export function wholeBodyOf(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : (response as Response & { [WHOLE_BODY]?: string })[WHOLE_BODY];
 }
 
 const WAITING = Symbol("waiting");

@@ -1,9 +1,10 @@
 /**
  * A Response whose body is one string known whole when it is made (a page rendered whole), marked
  * so the bridge that writes it to Node (server/remix-bridge.ts) writes that string at once rather
- * than reading it back through the Response's byte stream. The mark is a global symbol: the app's
- * build and the server's are separate bundles. A Response made again from this one (a copy, a
- * changed body) carries no mark and is read as any other.
+ * than reading it back through the Response's byte stream (wholeBodyOf there). The mark is a
+ * global symbol: the app's build and the server's are separate bundles, neither importing the
+ * other. A Response made again from this one (a copy, a changed body) carries no mark and is read
+ * as any other.
  */
 const WHOLE_BODY = Symbol.for("freightdesk.wholeBody");
 
@@ -15,7 +16,3 @@ export function wholeResponse(body: string, init: ResponseInit): Response {
   return response;
 }
 
-/** The string a wholeResponse was made from, while its body is unread; else undefined. */
-export function wholeBodyOf(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : (response as Marked)[WHOLE_BODY];
-}

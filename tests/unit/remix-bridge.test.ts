@@ -9,8 +9,8 @@ import express from "express";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendResponse, toFetchRequest } from "../../server/remix-bridge";
-import { wholeBodyOf, wholeResponse } from "../../app/utils/whole-response";
+import { sendResponse, toFetchRequest, wholeBodyOf } from "../../server/remix-bridge";
+import { wholeResponse } from "../../app/utils/whole-response";
 
 type Handler = (request: Request) => Promise<Response>;
 interface Seen {
