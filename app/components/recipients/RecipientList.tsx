@@ -16,31 +16,36 @@ const addressLine = (r: AddressJson) => [r.address_line_1, r.address_line_2, r.a
 export function RecipientList({ customerId, first, q, canEdit, pageUrl, editUrl }: { customerId: number; first: Page; q: string; canEdit: boolean; pageUrl: (page: number) => string; editUrl: (id: number) => string }) {
   const [rows, setRows] = useState(first.recipients);
   const [more, setMore] = useState(first.has_more);
-  // where the rows shown so far end: the next 40 continue from there (GET ...?after=)
-  const [next, setNext] = useState(first.next);
   const [hydrated, setHydrated] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
+  // where the rows shown so far end (the next 40 continue from there: GET ...?after=), and whether
+  // there are more. A ref, moved on as each answer arrives: a scroll between an answer and the
+  // render it causes must not ask for the same 40 again (they were shown twice)
+  const cursor = useRef({ next: first.next, more: first.has_more });
   const loading = useRef(false);
   useEffect(() => setHydrated(true), []);
   // a new filter or page from the loader starts the list again
   useEffect(() => {
+    cursor.current = { next: first.next, more: first.has_more };
     setRows(first.recipients);
     setMore(first.has_more);
-    setNext(first.next);
   }, [first]);
 
   const loadMore = useCallback(async () => {
-    if (loading.current || !more || !next) return;
+    const from = cursor.current;
+    if (loading.current || !from.more || !from.next) return;
     loading.current = true;
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE), after: next });
+    const params = new URLSearchParams({ limit: String(PAGE_SIZE), after: from.next });
     if (q) params.set("q", q);
     const res = await apiFetch<Page>(`/api/customers/${customerId}/recipients?${params}`);
     loading.current = false;
+    // an answer for a list since replaced by a new filter or page is dropped
+    if (cursor.current !== from) return;
     if (!res.ok) return setFailed(res.message);
+    cursor.current = { next: res.data.next, more: res.data.has_more };
     setRows((r) => [...r, ...res.data.recipients]);
     setMore(res.data.has_more);
-    setNext(res.data.next);
-  }, [customerId, more, next, q]);
+  }, [customerId, q]);
 
   useEffect(() => {
     if (!hydrated) return;
