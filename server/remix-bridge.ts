@@ -64,6 +64,16 @@ const WAITING = Symbol("waiting");
 const afterMicrotasks = () => new Promise<typeof WAITING>((resolve) => setImmediate(resolve, WAITING));
 
 /**
+ * A body complete at once, written in one `end` framed by its length (compression drops the
+ * length when it compresses, and below its threshold of 1 kB no longer spends a gzip stream on a
+ * few hundred bytes).
+ */
+function endWhole(res: ExpressResponse, body: Uint8Array): void {
+  if (!res.headersSent && !res.hasHeader("content-length")) res.setHeader("Content-Length", body.byteLength);
+  res.end(body);
+}
+
+/**
  * Writes Remix's Response to Express's. A body that is complete at once (a JSON answer, a page
  * rendered whole) goes out in one `end` with its Content-Length (the adapter wrote it as a chunk,
  * so compression could not see its size); a body still arriving (a streamed
@@ -78,12 +88,8 @@ export async function sendResponse(res: ExpressResponse, response: Response): Pr
   if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
   if (!response.body) return void res.end();
   const whole = wholeBodyOf(response);
-  if (whole !== undefined) {
-    // a page rendered whole: encoded once and written at once, framed by its length, as a body complete at once is below
-    const bytes = Buffer.from(whole);
-    if (!res.headersSent && !res.hasHeader("content-length")) res.setHeader("Content-Length", bytes.byteLength);
-    return void res.end(bytes);
-  }
+  // a page rendered whole: encoded once and written at once
+  if (whole !== undefined) return endWhole(res, Buffer.from(whole));
   const reader = response.body.getReader();
   const flush = (res as ExpressResponse & { flush?: () => void }).flush;
   const write = (chunk: Uint8Array) => {
@@ -95,12 +101,7 @@ export async function sendResponse(res: ExpressResponse, response: Response): Pr
     if (first.done) return void res.end();
     const pending = reader.read();
     let next = await Promise.race([pending, afterMicrotasks()]);
-    if (next !== WAITING && next.done) {
-      // framed by its length (compression drops it when it compresses, and below its threshold
-      // of 1 kB no longer spends a gzip stream on a few hundred bytes)
-      if (!res.headersSent && !res.hasHeader("content-length")) res.setHeader("Content-Length", first.value.byteLength);
-      return void res.end(first.value);
-    }
+    if (next !== WAITING && next.done) return endWhole(res, first.value);
     write(first.value);
     if (next === WAITING) next = await pending;
     while (!next.done) {
