@@ -22,8 +22,9 @@ function formatter(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
   return f;
 }
 
-// the parts of recent times, kept: every view of /home and the shell shows the same notices' dates
-// (formatToParts was 2% of /home's CPU). Read only, never changed by a caller.
+// the parts of recent times shown, kept: every view of /home and the shell shows the same notices'
+// dates (formatToParts was 2% of /home's CPU). Read only, never changed by a caller. Today and the
+// wall-clock probes read zonedParts: todayIn keeps its own, and each probe is a new instant.
 const recent = new Map<string, Readonly<Record<string, string>>>();
 
 function zoned(at: Date, timeZone: string | null, withTime: boolean): Readonly<Record<string, string>> {
@@ -57,7 +58,7 @@ export function todayIn(timeZone: string | null, now = new Date()): string {
   const second = Math.floor(now.getTime() / 1000);
   const kept = todays.get(timeZone);
   if (kept?.second === second) return kept.date;
-  const p = zoned(now, timeZone, false);
+  const p = zonedParts(now, timeZone, false);
   const date = `${p.year}-${p.month}-${p.day}`;
   // as the formatters: a short list of zones, bounded only against a flood of bad names
   if (todays.size >= 1_000) todays.clear();
@@ -104,7 +105,7 @@ const WALL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/;
 
 /** The wall-clock reading (YYYY-MM-DD HH:mm) of an instant in a time zone. */
 function wallClock(instant: number, timeZone: string | null): string {
-  const p = zoned(new Date(instant), timeZone, true);
+  const p = zonedParts(new Date(instant), timeZone, true);
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 }
 

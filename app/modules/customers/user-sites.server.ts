@@ -10,7 +10,7 @@ import { keptPer, readThrough } from "../../../db/kept.server";
 import { sites } from "../../../db/schema";
 import type { CurrentUser } from "../auth/current-user.server";
 
-export type SiteRow = typeof sites.$inferSelect;
+type SiteRow = typeof sites.$inferSelect;
 
 const keptSites = keptPer<string, readonly SiteRow[]>((payload, kept) => {
   if (payload === "all") kept.clear();
