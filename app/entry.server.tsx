@@ -80,7 +80,7 @@ export default function handleRequest(
           pipe(
             pageSink((page) => {
               responseHeaders.set("Content-Type", "text/html");
-              resolve(wholeResponse(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: documentPost ? responseStatusCode : shellStatus }));
+              resolve(wholeResponse(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: documentPost ? responseStatusCode : shellStatus }, loadContext.writesWholePages));
             }, reject),
           );
         },

@@ -49,6 +49,11 @@ export interface AppServices {
   baseUrl: string;
   /** the CSP nonce of this response */
   cspNonce?: string;
+  /**
+   * Set by a server that writes a page's marked string itself (server/remix-bridge.ts): the page's
+   * Response then carries no byte stream of its own (app/utils/whole-response.ts)
+   */
+  writesWholePages?: boolean;
 }
 
 declare module "@remix-run/node" {

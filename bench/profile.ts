@@ -7,6 +7,7 @@
  * Express middleware, PostgreSQL driver, ...) as shares of the server's busy time.
  *
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/profile.ts [name ...] [--save DIR]
+ * (--save keeps each profile, for chrome://inspect or a script, and one answer of each request)
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -142,6 +143,9 @@ async function main() {
       if (saveDir) {
         mkdirSync(saveDir, { recursive: true });
         writeFileSync(path.join(saveDir, `${target.name}.cpuprofile`), JSON.stringify(profile));
+        // and one answer of it, to read what the profiled time made
+        const answer = await fetch(spec.url ?? spec.urls![0]!, { method: spec.method, headers, body: spec.body ?? spec.bodies?.[0] });
+        writeFileSync(path.join(saveDir, `${target.name}.answer`), await answer.text());
       }
       const share = ((100 * stats.perSecond) / bare.perSecond).toFixed(1);
       console.log(`\n## ${target.name}: ${stats.perSecond.toFixed(0)} calls/s (${share}% of the floor's ${bare.perSecond.toFixed(0)}), p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms (${spec.concurrency} callers)`);

@@ -149,7 +149,8 @@ export function createApp(options: AppOptions) {
   // public/ holds only the favicon besides build/: serving it by name spares every other request a
   // file-system stat (measured at 8% of the server's time under load)
   app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
-  const loadContext = (res: Response): AppLoadContext => ({ ...options.services, cspNonce: res.locals.cspNonce as string });
+  // the bridge writes a page rendered whole from its marked string (sendResponse)
+  const loadContext = (res: Response): AppLoadContext => ({ ...options.services, cspNonce: res.locals.cspNonce as string, writesWholePages: true });
   // the hot calls, answered by the same functions without Remix's conversions (decision 046)
   if (options.lane !== false) app.use(apiLane(options.build, loadContext));
   // Remix's Express adapter (server/remix-bridge.ts), opened up so that every /api POST passes the idempotency keys

@@ -86,10 +86,10 @@ export async function sendResponse(res: ExpressResponse, response: Response): Pr
   // Express's append: a header the middleware set is kept beside Remix's, and JSON gets its charset
   for (const [key, value] of response.headers) res.append(key, value);
   if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
-  if (!response.body) return void res.end();
+  // a page rendered whole: encoded once and written at once (its Response may carry no stream)
   const whole = wholeBodyOf(response);
-  // a page rendered whole: encoded once and written at once
   if (whole !== undefined) return endWhole(res, Buffer.from(whole));
+  if (!response.body) return void res.end();
   const reader = response.body.getReader();
   const flush = (res as ExpressResponse & { flush?: () => void }).flush;
   const write = (chunk: Uint8Array) => {

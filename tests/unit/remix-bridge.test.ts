@@ -91,6 +91,8 @@ const answers: Record<string, Handler> = {
   "/page": async () => new Response(stream("<!DOCTYPE html><html>", "<body>shell</body>", "</html>"), { headers: { "Content-Type": "text/html" } }),
   // a page rendered whole (app/entry.server.tsx): the bridge writes the string it was made from
   "/whole": async () => wholeResponse(`<!DOCTYPE html><html><body>${"é 中 😀 ".repeat(300)}</body></html>`, { status: 200, headers: { "Content-Type": "text/html" } }),
+  // as server/app.ts has it made (writesWholePages): the Response carries no stream, only the mark
+  "/whole-bodiless": async () => wholeResponse(`<!DOCTYPE html><html><body>${"é 中 😀 ".repeat(300)}</body></html>`, { status: 201, headers: { "Content-Type": "text/html" } }, true),
   "/download": async () => new Response(new Uint8Array([0, 1, 2, 254, 255]), { headers: { "Content-Type": "application/octet-stream", "Content-Disposition": 'attachment; filename="x.bin"' } }),
 };
 const handle: Handler = (request) => (answers[new URL(request.url).pathname] ?? (async () => new Response("not found", { status: 404 })))(request);
@@ -163,6 +165,10 @@ describe("the bridge answers as the adapter does", () => {
     expect(whole.headers["content-length"]).toBe(String(whole.body.length));
     expect(whole.headers["transfer-encoding"]).toBeUndefined();
     expect(whole.body.toString()).toContain("é 中 😀 ");
+    const bodiless = await exchange(bridge.url, "/whole-bodiless", { headers: { "accept-encoding": "identity" } });
+    expect(bodiless.status).toBe(201);
+    expect(bodiless.headers["content-length"]).toBe(String(bodiless.body.length));
+    expect(bodiless.body.toString()).toBe(whole.body.toString());
   });
 
   it("writes a whole page from the string it was made from, and reads a copy of it as any other body", () => {
