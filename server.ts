@@ -74,6 +74,7 @@ async function serve(database: Database, slot: number) {
     appUrl: config.APP_URL,
     trustProxy: config.TRUST_PROXY,
     googleMapsApiKey: config.GOOGLE_MAPS_API_KEY,
+    pageMemo: config.PAGE_MEMO === "1",
   });
   // which web process answered, for an operator reading a response (and the cluster's test)
   const server = keepConnections(http.createServer(slot ? (req, res) => (res.setHeader("X-Web-Process", String(slot)), app(req, res)) : app));

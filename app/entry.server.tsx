@@ -3,6 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { autofocusFirstInvalid } from "./utils/autofocus-invalid";
 import { NonceProvider } from "./utils/nonce";
+import { pageKey, readHandoff } from "./utils/page-handoff";
 import { wholeResponse } from "./utils/whole-response";
 
 // The server, the job worker, the test server and the bench read these through
@@ -43,7 +44,7 @@ function pageSink(done: (page: string) => void, failed: (error: unknown) => void
  * data, a microtask later. Streamed, the page went out in several writes (chunked, each flushed
  * through compression), with React's scripts to move the late parts into place.
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -53,7 +54,23 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce ?? "";
   // a document POST is a form sent without JavaScript: its first invalid field is autofocused
   const documentPost = request.method === "POST";
-  return new Promise((resolve, reject) => {
+  // a page viewed again with the same data is answered as rendered then, with this view's nonce
+  // (decision 048); the loaders have run for this view all the same
+  const memo = documentPost || !nonce ? undefined : loadContext.pageMemo;
+  let key: string | undefined;
+  if (memo && remixContext.serverHandoffStream) {
+    const handoff = await readHandoff(remixContext.serverHandoffStream);
+    key = pageKey(responseStatusCode, request.url, remixContext.serverHandoffString ?? "", handoff);
+    const kept = key === undefined ? undefined : memo.get(key);
+    if (kept) {
+      responseHeaders.set("Content-Type", "text/html");
+      return wholeResponse(kept.join(nonce), { headers: responseHeaders, status: responseStatusCode }, loadContext.writesWholePages);
+    }
+    remixContext = { ...remixContext, serverHandoffStream: handoff.replay };
+  }
+  return new Promise<Response>((resolve, reject) => {
+    // an error in any part: the page is not kept, whatever was answered
+    let failed = false;
     let shellRendered = false;
     // the status as the shell was ready, as a streamed page was answered: an error in a part after
     // the shell is logged and that part left to the browser, not made a 500. A document POST was
@@ -79,6 +96,7 @@ export default function handleRequest(
           clearTimeout(timer);
           pipe(
             pageSink((page) => {
+              if (key !== undefined && !failed) memo!.set(key, page.split(nonce));
               responseHeaders.set("Content-Type", "text/html");
               resolve(wholeResponse(documentPost ? autofocusFirstInvalid(page) : page, { headers: responseHeaders, status: documentPost ? responseStatusCode : shellStatus }, loadContext.writesWholePages));
             }, reject),
@@ -89,6 +107,7 @@ export default function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           if (shellRendered) console.error(error);
         },

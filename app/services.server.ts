@@ -54,6 +54,11 @@ export interface AppServices {
    * Response then carries no byte stream of its own (app/utils/whole-response.ts)
    */
   writesWholePages?: boolean;
+  /**
+   * Pages already rendered, by their URL, status and data (server/page-memo.ts, decision 048), set
+   * by the web server; without it every page view is rendered
+   */
+  pageMemo?: { get(key: string): string[] | undefined; set(key: string, parts: string[]): void };
 }
 
 declare module "@remix-run/node" {

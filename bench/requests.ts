@@ -2,8 +2,9 @@
  * The ordinary request beside the floor (issue 32): build/server.js as `npm start` runs it, over a
  * fresh PostgreSQL database with the demo data, loaded by bench/load.mjs with 10 callers. The floor
  * is a bare Node `http` server (bench/floor.ts), measured just before each run so both see the
- * machine alike. Each row is the run with the median share of three. Then the same server with
- * WEB_CONCURRENCY=2 serves checkout rates (10 callers) and the public tracking page (20).
+ * machine alike. Each row is the run with the median share of three. The pages are measured again
+ * with PAGE_MEMO=0 (every view rendered). Then the same server with WEB_CONCURRENCY=2 serves
+ * checkout rates (10 callers) and the public tracking page (20).
  * `npm run bench` writes it; alone: `npx tsx bench/section.ts requests`.
  */
 import os from "node:os";
@@ -93,6 +94,14 @@ export async function requestsSection(): Promise<string[]> {
     const measured: Array<Row & { run: Stats; floor: Stats; shares: number[] }> = [];
     for (const row of rows) measured.push({ ...row, ...(await againstFloor(floorServer.url, row.spec)) });
     await server.stop();
+    // the pages again with every view rendered (decision 048): what the page memo saves, and what
+    // a view of data not seen before costs
+    server = await startBuiltServer(url, 1, { PAGE_MEMO: "0" });
+    for (const row of rows.filter((r) => r.target === 8 || r.target === 15)) {
+      const spec = { ...row.spec, url: row.spec.url!.replace(/^http:\/\/[^/]+/, server.url) };
+      measured.push({ what: `${row.what}, every view rendered (PAGE_MEMO=0)`, spec, ...(await againstFloor(floorServer.url, spec)) });
+    }
+    await server.stop();
 
     // two web processes, as `npm start` picks on this machine's two cores
     server = await startBuiltServer(url, 2);
@@ -119,7 +128,8 @@ export async function requestsSection(): Promise<string[]> {
       "Targets (one web process, 10 callers, share of the floor's calls/s in the same run):",
       ...measured.map((m) => {
         const share = (100 * m.run.perSecond) / m.floor.perSecond;
-        return `- ${m.what} ≥ ${m.target}%: ${pct(share)} (runs ${m.shares.map(pct).join(", ")}), ${met(share >= m.target!)}`;
+        if (m.target === undefined) return `- ${m.what}, no target of its own: ${pct(share)} (runs ${m.shares.map(pct).join(", ")})`;
+        return `- ${m.what} ≥ ${m.target}%: ${pct(share)} (runs ${m.shares.map(pct).join(", ")}), ${met(share >= m.target)}`;
       }),
       `- POST /api/store/{external_id}/rates (checkout rates), WEB_CONCURRENCY=2, 10 callers, p95 < 30 ms: ${checkout.median.p95.toFixed(1)} ms (runs ${checkout.runs.map((r) => r.p95.toFixed(1)).join(", ")} ms; p50 ${checkout.median.p50.toFixed(1)} ms, ${checkout.median.perSecond.toFixed(0)} calls/s), ${met(checkout.median.p95 < 30)}`,
       `- GET /track/{token} (the public tracking page), WEB_CONCURRENCY=2, 20 callers, p95 < 30 ms: ${tracking.median.p95.toFixed(1)} ms (runs ${tracking.runs.map((r) => r.p95.toFixed(1)).join(", ")} ms; p50 ${tracking.median.p50.toFixed(1)} ms, ${tracking.median.perSecond.toFixed(0)} calls/s), ${met(tracking.median.p95 < 30)}`,

@@ -8,6 +8,7 @@ import helmet from "helmet";
 import type { AppServices, ReadinessCheck } from "../app/services.server";
 import type { AppEntry } from "./build";
 import { bodyLimit } from "./body-limit";
+import { PageMemo } from "./page-memo";
 import { sendResponse, toFetchRequest } from "./remix-bridge";
 import { apiLane } from "./api-lane";
 import { answerHealth } from "./health";
@@ -92,6 +93,8 @@ export interface AppOptions {
   readiness?: ReadinessCheck;
   /** false: every call goes through Remix, the lane's calls too (the test comparing the two doors) */
   lane?: boolean;
+  /** pages kept by URL, status and data (PageMemo, decision 048): true (the default) with the default limits; false: every view rendered */
+  pageMemo?: boolean | PageMemo;
 }
 
 /** TRUST_PROXY's text as Express's "trust proxy" value: unset or "false" none, "true" all, digits a hop count, else addresses. */
@@ -150,7 +153,8 @@ export function createApp(options: AppOptions) {
   // file-system stat (measured at 8% of the server's time under load)
   app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
   // the bridge writes a page rendered whole from its marked string (sendResponse)
-  const loadContext = (res: Response): AppLoadContext => ({ ...options.services, cspNonce: res.locals.cspNonce as string, writesWholePages: true });
+  const pageMemo = options.pageMemo === false ? undefined : options.pageMemo instanceof PageMemo ? options.pageMemo : new PageMemo();
+  const loadContext = (res: Response): AppLoadContext => ({ ...options.services, cspNonce: res.locals.cspNonce as string, writesWholePages: true, pageMemo });
   // the hot calls, answered by the same functions without Remix's conversions (decision 046)
   if (options.lane !== false) app.use(apiLane(options.build, loadContext));
   // Remix's Express adapter (server/remix-bridge.ts), opened up so that every /api POST passes the idempotency keys

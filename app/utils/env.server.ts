@@ -32,6 +32,8 @@ const schema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().positive().optional(),
   /** "0" starts each web process's browser at its first print instead of right after it listens */
   PRINT_WARMUP: z.enum(["0", "1"]).default("1"),
+  /** "0" renders every page view, even one whose URL and data equal a view already rendered (decision 048) */
+  PAGE_MEMO: z.enum(["0", "1"]).default("1"),
   /** sign-in and password attempts allowed per client address in SIGNIN_RATE_WINDOW_MS */
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   SIGNIN_RATE_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),

@@ -21,7 +21,7 @@ export interface TestServer {
 }
 
 /** The app's sign-in limit (default: none to speak of), APP_URL and TRUST_PROXY. */
-type ServeOptions = { rateLimit?: number } & Pick<AppOptions, "appUrl" | "trustProxy" | "lane">;
+type ServeOptions = { rateLimit?: number } & Pick<AppOptions, "appUrl" | "trustProxy" | "lane" | "pageMemo">;
 
 /**
  * The real app (Express, CSP, rate limit, Remix build, modules) on a random local port, over a
@@ -73,6 +73,7 @@ export async function serveApp(services: AppOptions["services"], options: ServeO
     root,
     appUrl: options.appUrl,
     lane: options.lane,
+    pageMemo: options.pageMemo,
     trustProxy: options.trustProxy,
   });
   const server = keepConnections(app.listen(0));
