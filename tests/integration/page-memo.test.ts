@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../db/seed/factories";
 import { seedDemo } from "../../db/seed/demo";
 import { PageMemo } from "../../server/page-memo";
+import { startSecondProcess } from "../support/second-process";
 import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -131,6 +132,39 @@ describe("a page viewed again with the same data", () => {
     const after = await view(user, "/home");
     expect(after.html).not.toBe(before.html);
     expect(after.html).toBe((await view(user, "/home", fresh.url)).html);
+  });
+
+  it("follows a staff user's customer switch at the next view", async () => {
+    const admin = await signedIn("admin@example.com");
+    const { body: me } = await admin.json<{ full_name: string; customer: { id: number } }>("/api/users/current");
+    // the shell names the customer worked in beside the user
+    const shown = async () => new RegExp(`${me.full_name}(?:<!-- -->)? · (?:<!-- -->)?([^<]+)<`).exec((await view(admin, "/home")).html)?.[1];
+    const before = await shown();
+    expect(before).toBeTruthy();
+    expect(await shown()).toBe(before);
+    const target = me.customer.id === demo.testCustomer.id ? demo.acme : demo.testCustomer;
+    const switched = await admin.request("/home", { method: "POST", form: { intent: "switch_customer", customer_id: String(target.id) } });
+    expect(switched.status).toBeLessThan(400);
+    expect(await shown()).toBe(target.name);
+    expect(target.name).not.toBe(before);
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)("follows a change made through another web process at this one's next view", async () => {
+    // B keeps its own pages (and sessions, with its own change feed); the changes are made on A's side
+    const b = await startSecondProcess(server);
+    try {
+      const despatcher = await signedIn("despatcher@example.com");
+      const onB = Object.assign(new Client(b.url), { cookie: despatcher.cookie });
+      for (let i = 0; i < 2; i++) expect((await view(onB, "/home", b.url)).html).toContain("Dana Despatcher");
+      await server.db.execute(sql`update users set full_name = 'Dana Elsewhere' where email = 'despatcher@example.com'`);
+      expect((await view(onB, "/home", b.url)).html).toContain("Dana Elsewhere");
+      expect((await despatcher.json("/users/custom_sign_out", { method: "DELETE" })).status).toBeLessThan(300);
+      const out = await view(onB, "/home", b.url);
+      expect(out.status).toBe(302);
+    } finally {
+      await server.db.execute(sql`update users set full_name = 'Dana Despatcher' where email = 'despatcher@example.com'`);
+      await b.close();
+    }
   });
 
   it("is not kept for a form sent without JavaScript: its answer is rendered each time", async () => {
