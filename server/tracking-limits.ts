@@ -38,13 +38,29 @@ export function trackingLimiter(options: { limit?: number; db?: DbOrTx; Store?: 
     delete req.headers[GUESS_KEY_HEADER];
     // every other request passes at once, not through the limiter's async path (issue 32 profile)
     if (!counts || !counted(req.method, routePath(req))) return next();
-    const key = ipKeyGenerator(req.ip ?? "");
+    const key = addressKey(req.ip ?? "");
     counts.get(key).then((count) => {
       if ((count?.totalHits ?? 0) >= limit) return refuse(res);
       req.headers[GUESS_KEY_HEADER] = key;
       next();
     }, next);
   };
+}
+
+/**
+ * The limiter's key for an address (its /56 for IPv6), kept per address: a client on an IPv6
+ * socket (an IPv4 one is written ::ffff:a.b.c.d) had its address parsed by ip-address on every view,
+ * 4.5% of the tracking page's CPU. Bounded: cleared at 10,000 addresses.
+ */
+const addressKeys = new Map<string, string>();
+export function addressKey(ip: string): string {
+  let key = addressKeys.get(ip);
+  if (key === undefined) {
+    key = ipKeyGenerator(ip);
+    if (addressKeys.size >= 10_000) addressKeys.clear();
+    addressKeys.set(ip, key);
+  }
+  return key;
 }
 
 function refuse(res: Response) {
