@@ -1,7 +1,9 @@
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../db/seed/factories";
 import { seedDemo } from "../../db/seed/demo";
+import { loadBuild } from "../../server/build";
 import { PageMemo } from "../../server/page-memo";
 import { startSecondProcess } from "../support/second-process";
 import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
@@ -27,6 +29,21 @@ afterAll(async () => {
   await fresh?.close();
   await server?.close();
 });
+
+/** Runs `work` with the running app's APP_ENV set (its copy of the env module reads it again). */
+async function withAppEnv<T>(value: string, work: () => Promise<T>): Promise<T> {
+  const { entry } = await loadBuild(path.resolve(import.meta.dirname, "../.."));
+  const before = process.env.APP_ENV;
+  process.env.APP_ENV = value;
+  entry.resetEnvCache();
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env.APP_ENV;
+    else process.env.APP_ENV = before;
+    entry.resetEnvCache();
+  }
+}
 
 /** A page's HTML with its nonce (read from its CSP header) made a placeholder, and the nonce. */
 async function view(client: Client, path: string, base = server.url) {
@@ -165,6 +182,24 @@ describe("a page viewed again with the same data", () => {
       await server.db.execute(sql`update users set full_name = 'Dana Despatcher' where email = 'despatcher@example.com'`);
       await b.close();
     }
+  });
+
+  it("is true to the clock where the page depends on it: the cancel window, read with the data, closes at the next view", async () => {
+    // Cancel shows to a despatcher until the consignment's cancellation_allowed_date (QA and UAT)
+    const despatcher = await signedIn("despatcher@example.com");
+    // saved incomplete (no receiver), then despatched as far as the screen's rules can tell
+    const saved = await despatcher.json<{ id: number }>("/api/consignments", { json: { site_code: "MEL", reference: "MEMO-CANCEL" } });
+    expect(saved.status).toBeLessThan(300);
+    const id = saved.body.id;
+    await withAppEnv("qa", async () => {
+      await server.db.execute(sql`update consignments set state = 'despatched', cancellation_allowed_date = now() + interval '2 seconds' where id = ${id}`);
+      const cancel = /data-button="cancel"/;
+      for (let i = 0; i < 2; i++) expect((await view(despatcher, `/consignment/${id}`)).html).toMatch(cancel);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const closed = await view(despatcher, `/consignment/${id}`);
+      expect(closed.html).not.toMatch(cancel);
+      expect(closed.html).toBe((await view(despatcher, `/consignment/${id}`, fresh.url)).html);
+    });
   });
 
   it("is not kept for a form sent without JavaScript: its answer is rendered each time", async () => {

@@ -37,16 +37,40 @@ describe("the pages kept by a web process", () => {
   });
 
   it("reads Remix's data whole and gives React the same bytes to read", async () => {
-    const bytes = [new TextEncoder().encode('[{"_1":2},"é'), new TextEncoder().encode('中"]\n')];
-    const handoff = await readHandoff(new ReadableStream({ start: (c) => (bytes.forEach((b) => c.enqueue(b)), c.close()) }));
+    const bytes = new TextEncoder().encode('[{"_1":2},"é中"]\n');
+    const handoff = await readHandoff(new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }));
     expect(handoff.text).toBe('[{"_1":2},"é中"]\n');
     expect(await new Response(handoff.replay).text()).toBe(handoff.text);
     // the key holds the status, the URL, the handoff and the data: each apart
     const key = pageKey(200, "http://x/a?b=1", "{}", handoff);
+    expect(key).toBeDefined();
     expect(key).not.toBe(pageKey(404, "http://x/a?b=1", "{}", handoff));
     expect(key).not.toBe(pageKey(200, "http://x/a?b=2", "{}", handoff));
     expect(key).not.toBe(pageKey(200, "http://x/a?b=1", '{"f":1}', handoff));
     expect(key).not.toBe(pageKey(200, "http://x/a?b=1", "{}", { ...handoff, text: "[1]\n" }));
+  });
+
+  it("does not wait for data still to come (promises): that page is not kept, and React reads every byte as it comes", async () => {
+    let later!: () => void;
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('[{"_1":2},["P",2]]\n'));
+        later = () => (c.enqueue(new TextEncoder().encode("P2:[3]\n")), c.close());
+      },
+    });
+    const handoff = await readHandoff(stream);
+    expect(pageKey(200, "http://x/", "{}", handoff)).toBeUndefined();
+    later();
+    expect(await new Response(handoff.replay).text()).toBe('[{"_1":2},["P",2]]\nP2:[3]\n');
+  });
+
+  it("keeps no page whose data holds a value written without all it is (a function, a class instance, an error)", async () => {
+    for (const mark of ['["SingleFetchFallback"]', '["SingleFetchClassInstance",{}]', '["SanitizedError","Error","Unexpected Server Error"]']) {
+      const bytes = new TextEncoder().encode(`[{"_1":2},"data",${mark}]\n`);
+      const handoff = await readHandoff(new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }));
+      expect(handoff.text).toContain(mark);
+      expect(pageKey(200, "http://x/", "{}", handoff)).toBeUndefined();
+    }
   });
 
   it("keeps no page whose data could not be read, and lets React's read fail as it would have", async () => {

@@ -203,7 +203,7 @@ export function useConsignmentFormState({ data, outcome, user }: { data: ScreenD
   if (c && (c.state === "open" || c.state === "quote") && Object.keys(c.errors).length && !outcome) alerts.push({ type: "warning", message: v.incomplete });
 
   const buttons = footerButtons(
-    { id: c?.id, state: c?.state, numbered: Boolean(c?.consignment_number), printConnote: c?.print_connote, isQuote: v.isQuote, autoDelivered: c?.auto_delivered, cancellationAllowedDate: c?.cancellation_allowed_date, supportEmailEmpty: c?.support_email_empty },
+    { id: c?.id, state: c?.state, numbered: Boolean(c?.consignment_number), printConnote: c?.print_connote, isQuote: v.isQuote, autoDelivered: c?.auto_delivered, cancellationAllowedDate: c?.cancellation_allowed_date, cancelWindowOpen: data.cancelWindowOpen, supportEmailEmpty: c?.support_email_empty },
     user,
     { cancelOffered: data.cancelOffered, saveBlocked: saveBlocked || saving },
   );

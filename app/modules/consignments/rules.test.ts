@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConsignmentState } from "../../../db/schema/consignments";
 import type { AccessSubject } from "../auth/roles";
 import {
+  cancelWindowOpen,
   canRequestRates,
   canRerate,
   cleanPhone,
@@ -77,6 +78,14 @@ describe("footer buttons by state and role", () => {
     expect(visible("open", despatcher, within)).not.toContain("cancel");
     expect(visible("cancelling", admin, within)).not.toContain("cancel");
     expect(visible("cancelled", admin, within)).not.toContain("cancel");
+    // the screen passes the window as its loader read it: a page is made from its data, not the clock at render
+    expect(visible("despatched", despatcher, { ...past, cancelWindowOpen: true })).toContain("cancel");
+    expect(visible("despatched", despatcher, { ...within, cancelWindowOpen: false })).not.toContain("cancel");
+    const at = new Date("2026-11-22T00:00:00Z");
+    expect(cancelWindowOpen(within, despatcher, at)).toBe(true);
+    expect(cancelWindowOpen(past, despatcher, at)).toBe(false);
+    expect(cancelWindowOpen({ cancellationAllowedDate: null }, despatcher, at)).toBe(false);
+    expect(cancelWindowOpen(past, admin, at)).toBe(true);
   });
 
   it("Cancel is disabled with a hint when the account's support email is empty", () => {

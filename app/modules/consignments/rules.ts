@@ -55,6 +55,11 @@ export interface FooterSubject {
   /** ISO time until which a non-admin may cancel a despatched consignment */
   cancellationAllowedDate?: string | null;
   supportEmailEmpty?: boolean;
+  /**
+   * whether the cancel window was open when the page's data was read (cancelWindowOpen): a page is
+   * made from its data alone (decision 048), never from the clock at render
+   */
+  cancelWindowOpen?: boolean;
   /** has its consignment number (labels printed, allocated, or despatched) */
   numbered?: boolean;
   /** its carrier prints consignment notes (print_connote) */
@@ -83,6 +88,11 @@ export type FooterButton =
 
 export const SUPPORT_EMAIL_MISSING = "Account support email is missing";
 
+/** Whether the user may still cancel a despatched consignment at `now`: an admin always, anyone else until its cancellation_allowed_date. */
+export function cancelWindowOpen(c: Pick<FooterSubject, "cancellationAllowedDate">, user: AccessSubject, now: Date = new Date()): boolean {
+  return isAdmin(user) || (c.cancellationAllowedDate ? now.getTime() <= new Date(c.cancellationAllowedDate).getTime() : false);
+}
+
 /**
  * Footer buttons of the consignment screen (spec 1 sections 2 and 4). `cancelOffered` is the
  * environment switch (QA and UAT only); `saveBlocked` is the 5 s pause after a save.
@@ -96,10 +106,9 @@ export function footerButtons(
   const editable = isEditable(state);
   const despatched = isDespatched(state);
   const failed = isFailed(state);
-  const now = options.now ?? new Date();
   const show = (visible: boolean, enabled = true, hint?: string): ButtonRule => ({ visible, enabled: visible && enabled, ...(hint ? { hint } : {}) });
 
-  const withinWindow = isAdmin(user) || (c.cancellationAllowedDate ? now.getTime() <= new Date(c.cancellationAllowedDate).getTime() : false);
+  const withinWindow = c.cancelWindowOpen ?? cancelWindowOpen(c, user, options.now);
   const cancelVisible =
     options.cancelOffered && state !== "cancelling" && state !== "cancelled" && (Boolean(c.autoDelivered) || (despatched && withinWindow));
 

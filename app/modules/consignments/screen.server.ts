@@ -39,7 +39,7 @@ import { emailReturnDocuments } from "../despatch/return-email.server";
 import { jobStatusFor } from "../jobs/jobs.server";
 import type { Mailer } from "../mail/mailer.server";
 import type { Renderer } from "../printing/renderer.server";
-import { isFailed } from "./rules";
+import { cancelWindowOpen, isFailed } from "./rules";
 import { MAX_ID } from "../../utils/ids";
 import { readPageForm } from "../../utils/http.server";
 
@@ -133,6 +133,8 @@ export async function loadConsignmentScreen(db: DbOrTx, user: CurrentUser, id: n
     },
     printButton: user.options.print_button === "save_print_new" ? "save_print_new" : "save_print",
     cancelOffered: cancellationOffered(),
+    // read with the data, not at render: a kept page stays true to its data (decision 048)
+    cancelWindowOpen: consignment ? cancelWindowOpen({ cancellationAllowedDate: consignment.cancellation_allowed_date }, user) : false,
     canEditRecipients: canEditRecipients(user),
     saved: saved === "complete" || saved === "incomplete" ? saved : null,
     /** labels just printed by Save + Print (a consignment id), or why they were not */
