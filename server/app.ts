@@ -152,8 +152,9 @@ export function createApp(options: AppOptions) {
   // public/ holds only the favicon besides build/: serving it by name spares every other request a
   // file-system stat (measured at 8% of the server's time under load)
   app.get("/favicon.svg", (_req, res) => res.sendFile(path.join(options.root, "public/favicon.svg"), { maxAge: "1h" }));
-  // the bridge writes a page rendered whole from its marked string (sendResponse)
+  // one per web process (decision 048)
   const pageMemo = options.pageMemo === false ? undefined : options.pageMemo instanceof PageMemo ? options.pageMemo : new PageMemo();
+  // writesWholePages: the bridge writes a page rendered whole from its marked string (sendResponse)
   const loadContext = (res: Response): AppLoadContext => ({ ...options.services, cspNonce: res.locals.cspNonce as string, writesWholePages: true, pageMemo });
   // the hot calls, answered by the same functions without Remix's conversions (decision 046)
   if (options.lane !== false) app.use(apiLane(options.build, loadContext));

@@ -1,11 +1,10 @@
-import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consignmentChanges, customers, users } from "../../db/schema";
-import { loadBuild } from "../../server/build";
 import { Client, type TestServer } from "../support/server";
 import * as support from "../support/despatch";
 import type { DespatchWorld, Json } from "../support/despatch";
+import { withAppEnv } from "../support/app-env";
 
 /**
  * The consignment information view's calls (issue 15 item 6), through the real server: who may
@@ -39,21 +38,6 @@ const backdateSaves = (id: number, seconds = 6) =>
     .update(consignmentChanges)
     .set({ changedAt: sql`${consignmentChanges.changedAt} - make_interval(secs => ${seconds})` })
     .where(eq(consignmentChanges.consignmentId, id));
-
-/** Runs `work` with the running app's APP_ENV set (its copy of the env module reads it again). */
-async function withAppEnv<T>(value: string, work: () => Promise<T>): Promise<T> {
-  const { entry } = await loadBuild(path.resolve(import.meta.dirname, "../.."));
-  const before = process.env.APP_ENV;
-  process.env.APP_ENV = value;
-  entry.resetEnvCache();
-  try {
-    return await work();
-  } finally {
-    if (before === undefined) delete process.env.APP_ENV;
-    else process.env.APP_ENV = before;
-    entry.resetEnvCache();
-  }
-}
 
 beforeAll(async () => {
   world = await support.startDespatchWorld();

@@ -1,12 +1,11 @@
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../db/seed/factories";
 import { seedDemo } from "../../db/seed/demo";
-import { loadBuild } from "../../server/build";
 import { PageMemo } from "../../server/page-memo";
 import { startSecondProcess } from "../support/second-process";
 import { Client, serveApp, startTestServer, type TestServer } from "../support/server";
+import { withAppEnv } from "../support/app-env";
 
 /**
  * Decision 048: a page viewed again with the same URL, status and data is answered as it was
@@ -29,21 +28,6 @@ afterAll(async () => {
   await fresh?.close();
   await server?.close();
 });
-
-/** Runs `work` with the running app's APP_ENV set (its copy of the env module reads it again). */
-async function withAppEnv<T>(value: string, work: () => Promise<T>): Promise<T> {
-  const { entry } = await loadBuild(path.resolve(import.meta.dirname, "../.."));
-  const before = process.env.APP_ENV;
-  process.env.APP_ENV = value;
-  entry.resetEnvCache();
-  try {
-    return await work();
-  } finally {
-    if (before === undefined) delete process.env.APP_ENV;
-    else process.env.APP_ENV = before;
-    entry.resetEnvCache();
-  }
-}
 
 /** A page's HTML with its nonce (read from its CSP header) made a placeholder, and the nonce. */
 async function view(client: Client, path: string, base = server.url) {

@@ -1,12 +1,11 @@
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addresses, carriers, consignments, trackingGuessCounts } from "../../db/schema";
-import { loadBuild } from "../../server/build";
 import { TRACKING_GUESSES, TRACKING_TOO_MANY } from "../../server/tracking-limits";
 import { Client, serveApp, type TestServer } from "../support/server";
 import * as support from "../support/despatch";
 import type { DespatchWorld, Json } from "../support/despatch";
+import { withAppEnv } from "../support/app-env";
 
 /**
  * The track and trace screen, the Carrier Website call and the public tracking link (issue 14
@@ -96,22 +95,13 @@ describe("the journey map on the screen", () => {
     expect(focused.html).toContain('data-testid="map-focus"');
     expect(qa.html).not.toContain('data-testid="map-focus"');
 
-    // the running app reads its settings through the build's copy of the env module
-    const { entry } = await loadBuild(path.resolve(import.meta.dirname, "../.."));
-    const before = process.env.APP_ENV;
-    process.env.APP_ENV = "production";
-    entry.resetEnvCache();
-    try {
+    await withAppEnv("production", async () => {
       const live = await page(despatcher, `/tracking/${c.id}`);
       expect(live.status).toBe(200);
       expect(live.html).not.toContain('data-testid="journey-map');
       expect(live.html).not.toContain("#map");
       expect((await page(world.clients.devs, `/tracking/${c.id}`)).html).toContain('data-testid="journey-map-vector"');
-    } finally {
-      if (before === undefined) delete process.env.APP_ENV;
-      else process.env.APP_ENV = before;
-      entry.resetEnvCache();
-    }
+    });
   });
 });
 
